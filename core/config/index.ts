@@ -1,0 +1,88 @@
+// The repo config: read once, changed through this store, written atomically (temp file, fsync, rename).
+import { promises as fs } from 'node:fs'
+import path from 'node:path'
+import type { Json, KuboConfig } from './defaults.js'
+import { writeFileAtomic } from '../util/fs.js'
+
+export type { Json, KuboConfig } from './defaults.js'
+
+export interface ConfigStore {
+  /** file path ('' in memory) */
+  readonly file: string
+  /** a deep copy of the whole config */
+  get: () => KuboConfig
+  /** the value at a dotted key, or undefined */
+  getKey: (key: string) => Json | undefined
+  /** set a dotted key, creating objects on the way, then persist */
+  setKey: (key: string, value: Json) => Promise<void>
+  /** replace the whole config, then persist */
+  replace: (cfg: KuboConfig) => Promise<void>
+  /** listeners run after every change */
+  onChange: (fn: (cfg: KuboConfig) => void) => void
+}
+
+/** Split a dotted key path. */
+export const keyParts = (key: string): string[] => key.split('.')
+
+export function getPath (cfg: Json, parts: string[]): Json | undefined {
+  let cur: Json | undefined = cfg
+  for (const part of parts) {
+    if (cur == null || typeof cur !== 'object' || Array.isArray(cur)) return undefined
+    cur = (cur as Record<string, Json>)[part]
+  }
+  return cur
+}
+
+export function setPath (cfg: KuboConfig, parts: string[], value: Json): void {
+  let cur: Record<string, Json> = cfg
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part]
+    if (next == null || typeof next !== 'object' || Array.isArray(next)) cur[part] = {}
+    cur = cur[part] as Record<string, Json>
+  }
+  cur[parts[parts.length - 1]] = value
+}
+
+/** Kubo writes config as 2-space indented JSON. */
+export const serializeConfig = (cfg: KuboConfig): string => JSON.stringify(cfg, null, 2)
+
+export function createConfigStore (initial: KuboConfig, file = ''): ConfigStore {
+  let current: KuboConfig = structuredClone(initial)
+  const listeners: Array<(cfg: KuboConfig) => void> = []
+  let writing: Promise<void> = Promise.resolve()
+  const persist = async (): Promise<void> => {
+    const text = serializeConfig(current)
+    writing = writing.then(async () => { if (file !== '') await writeFileAtomic(file, text, 0o600) })
+    await writing
+    for (const l of listeners) l(structuredClone(current))
+  }
+  return {
+    file,
+    get: () => structuredClone(current),
+    getKey: (key) => {
+      const v = getPath(current, keyParts(key))
+      return v === undefined ? undefined : structuredClone(v)
+    },
+    setKey: async (key, value) => {
+      setPath(current, keyParts(key), structuredClone(value))
+      await persist()
+    },
+    replace: async (cfg) => {
+      current = structuredClone(cfg)
+      await persist()
+    },
+    onChange: (fn) => { listeners.push(fn) }
+  }
+}
+
+export async function loadConfigFile (file: string): Promise<KuboConfig> {
+  const text = await fs.readFile(file, 'utf8')
+  try {
+    return JSON.parse(text) as KuboConfig
+  } catch (err) {
+    throw new Error(`failure to decode config: ${(err as Error).message}`)
+  }
+}
+
+export const configPath = (repoPath: string, configFile?: string): string =>
+  configFile != null && configFile !== '' ? path.resolve(repoPath, configFile) : path.join(repoPath, 'config')

@@ -1,0 +1,131 @@
+// The core container: one awilix container (PROXY, strict) holding the long-lived services.
+import path from 'node:path'
+import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix'
+import { LevelDatastore } from 'datastore-level'
+import { MemoryDatastore } from 'datastore-core/memory'
+import { MemoryBlockstore } from 'blockstore-core/memory'
+import type { Datastore } from 'interface-datastore'
+import type { Blockstore } from 'interface-blockstore'
+import type { Libp2p } from '@libp2p/interface'
+import type { Cradle, RequestCradle } from './cradle.js'
+import { createConfigStore, configPath, type KuboConfig } from './config/index.js'
+import { defaultConfig } from './config/defaults.js'
+import { createFsKeystore, createMemoryKeystore } from './keystore/index.js'
+import { createLogging, type Logging } from './logger/index.js'
+import { createRepo, generateIdentity, identityOf, privateKeyFromConfig, readRepoConfig } from './repo/index.js'
+import { acquireLock, type RepoLock } from './repo/lock.js'
+import { FlatfsBlockstore } from './blockstore/flatfs.js'
+import { createLibp2pHost } from './libp2p/index.js'
+import { RequestLog } from './request-log.js'
+import { createNodeControl } from './node.js'
+import { createCidEncoder } from './cid-encoder.js'
+import type { Registry } from '../registry/registry.js'
+import type { Logger } from 'winston'
+
+export interface CoreInit {
+  /** repo folder; omitted: everything in memory (tests, embedding) */
+  repoPath?: string
+  /** in-memory repos: the config to start from (a fresh identity otherwise) */
+  config?: KuboConfig
+  configFile?: string
+  /** start libp2p */
+  online?: boolean
+  /** inside `tsipfs daemon` */
+  daemon?: boolean
+  logging?: Logging
+  registry: Registry
+  /** what /shutdown does */
+  shutdown?: () => void
+}
+
+export interface CoreContainer {
+  container: AwilixContainer<Cradle>
+  /** close the stores and release the repo lock (after stopping services) */
+  close: () => Promise<void>
+}
+
+export async function createCoreContainer (init: CoreInit): Promise<CoreContainer> {
+  const logging = init.logging ?? createLogging()
+  const closers: Array<() => Promise<void>> = []
+  let lock: RepoLock | undefined
+  try {
+    let config: KuboConfig
+    let datastore: Datastore
+    let blockstore: Blockstore
+    const repoPath = init.repoPath ?? ''
+    if (repoPath !== '') {
+      config = await readRepoConfig(repoPath, init.configFile)
+      lock = await acquireLock(repoPath)
+      const level = new LevelDatastore(path.join(repoPath, 'datastore'))
+      await level.open()
+      closers.push(async () => { await level.close() })
+      datastore = level
+      const flatfs = new FlatfsBlockstore(path.join(repoPath, 'blocks'))
+      await flatfs.open()
+      blockstore = flatfs
+    } else {
+      config = init.config ?? defaultConfig(identityOf(await generateIdentity()))
+      datastore = new MemoryDatastore()
+      blockstore = new MemoryBlockstore()
+    }
+    const configStore = createConfigStore(config, repoPath !== '' ? configPath(repoPath, init.configFile) : '')
+    let identity = privateKeyFromConfig(config)
+    configStore.onChange((cfg) => { try { identity = privateKeyFromConfig(cfg) } catch {} })
+    const keystore = repoPath !== ''
+      ? createFsKeystore(path.join(repoPath, 'keystore'), () => identity)
+      : createMemoryKeystore(() => identity)
+
+    let libp2p: Libp2p | null = null
+    if (init.online === true) {
+      libp2p = await createLibp2pHost({ privateKey: identity, config, datastore })
+    }
+
+    const container = createContainer<Cradle>({ injectionMode: InjectionMode.PROXY, strict: true })
+    container.register({
+      repoPath: asValue(repoPath),
+      repo: asValue(createRepo(repoPath)),
+      config: asValue(configStore),
+      logging: asValue(logging),
+      logger: asValue(logging.root),
+      datastore: asValue(datastore),
+      blockstore: asValue(blockstore),
+      keystore: asValue(keystore),
+      libp2p: asValue(libp2p),
+      registry: asValue(init.registry),
+      requestLog: asValue(new RequestLog()),
+      node: asValue(createNodeControl({ daemon: init.daemon === true, online: libp2p != null, shutdown: init.shutdown }))
+    })
+    const held = lock
+    return {
+      container,
+      close: async () => {
+        await container.dispose()
+        for (const c of closers.reverse()) await c().catch(() => {})
+        await held?.release()
+      }
+    }
+  } catch (err) {
+    for (const c of closers.reverse()) await c().catch(() => {})
+    await lock?.release()
+    throw err
+  }
+}
+
+export interface RequestScopeInit {
+  signal: AbortSignal
+  log: Logger
+  cidBase?: string
+  upgradeCidv0InOutput?: boolean
+}
+
+/** A scope per invocation holding the request's signal, logger and CID encoder. */
+export function createRequestScope (container: AwilixContainer<Cradle>, init: RequestScopeInit): AwilixContainer<RequestCradle> {
+  const scope = container.createScope<RequestCradle>()
+  scope.register({
+    signal: asValue(init.signal),
+    log: asValue(init.log),
+    // lazy: an unknown --cid-base fails only commands that print CIDs (as Kubo's cmdenv)
+    cidEncoder: asFunction(() => createCidEncoder({ cidBase: init.cidBase, upgradeCidv0InOutput: init.upgradeCidv0InOutput })).scoped()
+  })
+  return scope
+}

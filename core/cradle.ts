@@ -1,0 +1,38 @@
+// The container's keys. Plugins add their own keys by augmenting `Cradle`
+// (declare module '…/core/cradle.js' { interface Cradle { mfs: Mfs } }).
+import type { Logger } from 'winston'
+import type { Datastore } from 'interface-datastore'
+import type { Blockstore } from 'interface-blockstore'
+import type { Libp2p } from '@libp2p/interface'
+import type { ConfigStore } from './config/index.js'
+import type { Keystore } from './keystore/index.js'
+import type { Repo } from './repo/index.js'
+import type { Logging } from './logger/index.js'
+import type { RequestLog } from './request-log.js'
+import type { NodeControl } from './node.js'
+import type { CidEncoder } from './cid-encoder.js'
+import type { Registry } from '../registry/registry.js'
+
+export interface Cradle {
+  /** the repo folder ('' for an in-memory repo) */
+  repoPath: string
+  repo: Repo
+  config: ConfigStore
+  logging: Logging
+  logger: Logger
+  datastore: Datastore
+  blockstore: Blockstore
+  keystore: Keystore
+  /** null when the node runs offline */
+  libp2p: Libp2p | null
+  registry: Registry
+  requestLog: RequestLog
+  node: NodeControl
+}
+
+/** Per-request keys, registered in a scope created for each invocation. */
+export interface RequestCradle extends Cradle {
+  cidEncoder: CidEncoder
+  signal: AbortSignal
+  log: Logger
+}

@@ -1,0 +1,137 @@
+// The on-disk repo in Kubo's layout: config, version, datastore_spec, keystore/, blocks/ (flatfs), datastore/ (leveldb).
+import { promises as fs } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { generateKeyPair, privateKeyFromProtobuf, privateKeyToProtobuf } from '@libp2p/crypto/keys'
+import { peerIdFromPrivateKey } from '@libp2p/peer-id'
+import type { PrivateKey } from '@libp2p/interface'
+import { RpcError, NotInitializedError } from '../errors.js'
+import { DATASTORE_SPEC_FILE, defaultConfig, type KuboConfig } from '../config/defaults.js'
+import { applyProfiles } from '../config/profiles.js'
+import { configPath, loadConfigFile, serializeConfig } from '../config/index.js'
+import { exists, writeFileAtomic } from '../util/fs.js'
+import { lockOwner } from './lock.js'
+import { SHARDING_README, SHARDING_SPEC } from '../blockstore/flatfs.js'
+
+export const REPO_VERSION = 18
+
+export interface Repo {
+  /** '' for an in-memory repo */
+  readonly path: string
+  readonly version: number
+  /** write $IPFS_PATH/api (the first API listener) */
+  setApiAddr: (addr: string) => Promise<void>
+  setGatewayAddr: (url: string) => Promise<void>
+  /** remove the api/gateway files (daemon stop) */
+  clearAddrs: () => Promise<void>
+}
+
+export function defaultRepoPath (): string {
+  const env = process.env.IPFS_PATH
+  if (env != null && env !== '') return path.resolve(env)
+  return path.join(os.homedir(), '.tsipfs')
+}
+
+export async function isInitialized (repoPath: string): Promise<boolean> {
+  return await exists(path.join(repoPath, 'config'))
+}
+
+export interface InitOptions {
+  algorithm?: string
+  bits?: number
+  profile?: string
+  /** a full config to start from (init's default-config argument) */
+  config?: KuboConfig
+}
+
+export interface InitResult { peerId: string, keyType: string, bits?: number }
+
+export async function generateIdentity (algorithm = 'ed25519', bits?: number): Promise<PrivateKey> {
+  switch (algorithm.toLowerCase()) {
+    case 'ed25519':
+      if (bits != null && bits !== 0 && bits !== 256) throw new RpcError(`invalid key size ${bits}: ed25519 keys are always 256 bits`)
+      return await generateKeyPair('Ed25519')
+    case 'secp256k1':
+      if (bits != null && bits !== 0 && bits !== 256) throw new RpcError(`invalid key size ${bits}: secp256k1 keys are always 256 bits`)
+      return await generateKeyPair('secp256k1')
+    case 'rsa': {
+      const size = bits == null || bits === 0 ? 2048 : bits
+      if (size < 2048) throw new RpcError(`rsa keys must be >= 2048 bits to be useful`)
+      return await generateKeyPair('RSA', size)
+    }
+    default:
+      throw new RpcError(`unrecognized key type: ${algorithm}`)
+  }
+}
+
+export function identityOf (key: PrivateKey): { PeerID: string, PrivKey: string } {
+  return {
+    PeerID: peerIdFromPrivateKey(key).toString(),
+    PrivKey: Buffer.from(privateKeyToProtobuf(key)).toString('base64')
+  }
+}
+
+export function privateKeyFromConfig (cfg: KuboConfig): PrivateKey {
+  const id = cfg.Identity as { PrivKey?: string } | undefined
+  if (id?.PrivKey == null || id.PrivKey === '') throw new RpcError('identity was not set in config (was \'ipfs init\' run?)')
+  return privateKeyFromProtobuf(Buffer.from(id.PrivKey, 'base64'))
+}
+
+/** Build a new config: identity, defaults, profiles. */
+export async function buildInitConfig (opts: InitOptions): Promise<{ config: KuboConfig, key: PrivateKey }> {
+  const key = await generateIdentity(opts.algorithm, opts.bits)
+  const config = opts.config != null ? structuredClone(opts.config) : defaultConfig(identityOf(key))
+  config.Identity = identityOf(key)
+  if (opts.profile != null && opts.profile !== '') applyProfiles(config, opts.profile)
+  return { config, key }
+}
+
+/** Write a fresh repo. Fails if one exists or a daemon holds it. */
+export async function initRepo (repoPath: string, opts: InitOptions = {}): Promise<{ config: KuboConfig, key: PrivateKey }> {
+  if (await lockOwner(repoPath) != null) throw new RpcError('ipfs daemon is running. please stop it to run this command')
+  if (await isInitialized(repoPath)) {
+    throw new RpcError('ipfs configuration file already exists!\nReinitializing would overwrite your keys')
+  }
+  const built = await buildInitConfig(opts)
+  await fs.mkdir(repoPath, { recursive: true, mode: 0o700 })
+  await fs.mkdir(path.join(repoPath, 'keystore'), { recursive: true, mode: 0o700 })
+  const blocks = path.join(repoPath, 'blocks')
+  await fs.mkdir(blocks, { recursive: true })
+  await fs.writeFile(path.join(blocks, 'SHARDING'), SHARDING_SPEC + '\n')
+  await fs.writeFile(path.join(blocks, '_README'), SHARDING_README)
+  await fs.mkdir(path.join(repoPath, 'datastore'), { recursive: true })
+  await writeFileAtomic(path.join(repoPath, 'datastore_spec'), DATASTORE_SPEC_FILE)
+  await writeFileAtomic(path.join(repoPath, 'version'), `${REPO_VERSION}\n`)
+  // config last: its presence is what marks the repo initialised
+  await writeFileAtomic(configPath(repoPath), serializeConfig(built.config), 0o600)
+  return built
+}
+
+export async function readRepoConfig (repoPath: string, configFile?: string): Promise<KuboConfig> {
+  if (!await isInitialized(repoPath)) throw new NotInitializedError()
+  const version = (await fs.readFile(path.join(repoPath, 'version'), 'utf8').catch(() => `${REPO_VERSION}`)).trim()
+  if (version !== String(REPO_VERSION)) {
+    throw new RpcError(`ipfs repo needs migration, please run migration tool.\nSee https://github.com/ipfs/fs-repo-migrations/blob/master/run.md\nSorry for the inconvenience. In the future, these will run automatically.`)
+  }
+  return await loadConfigFile(configPath(repoPath, configFile))
+}
+
+export function createRepo (repoPath: string): Repo {
+  return {
+    path: repoPath,
+    version: REPO_VERSION,
+    setApiAddr: async (addr) => { if (repoPath !== '') await writeFileAtomic(path.join(repoPath, 'api'), addr) },
+    setGatewayAddr: async (url) => { if (repoPath !== '') await writeFileAtomic(path.join(repoPath, 'gateway'), url) },
+    clearAddrs: async () => {
+      if (repoPath === '') return
+      await fs.rm(path.join(repoPath, 'api'), { force: true })
+      await fs.rm(path.join(repoPath, 'gateway'), { force: true })
+    }
+  }
+}
+
+/** The daemon's API address from $IPFS_PATH/api, if present. */
+export async function readApiFile (repoPath: string): Promise<string | undefined> {
+  const text = await fs.readFile(path.join(repoPath, 'api'), 'utf8').catch(() => undefined)
+  return text?.trim() === '' ? undefined : text?.trim()
+}

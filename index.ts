@@ -1,0 +1,2 @@
+// Public entry for embedding tsipfs: the container, registry and plugin API.
+export {}

@@ -1,0 +1,77 @@
+// Running a prepared invocation: one request scope, the status rules, and a normalised outcome
+// that every front end (RPC, CLI, tests) turns into its own form.
+import type { AwilixContainer } from 'awilix'
+import type { Cradle } from '../core/cradle.js'
+import { createRequestScope } from '../core/container.js'
+import type { Prepared } from './registry.js'
+import { camelize } from './coerce.js'
+import type { BytesOutput, GlobalOptionValues, Invocation, TextCall } from './types.js'
+
+export type Outcome =
+  | { kind: 'single', value: unknown }
+  | { kind: 'ndjson', items: AsyncIterable<unknown> }
+  | { kind: 'bytes', body: AsyncIterable<Uint8Array>, length?: number, contentType?: string }
+
+const isAsyncIterable = (x: unknown): x is AsyncIterable<unknown> =>
+  x != null && typeof (x as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+const isIterable = (x: unknown): x is Iterable<unknown> =>
+  x != null && typeof x !== 'string' && !(x instanceof Uint8Array) && typeof (x as Iterable<unknown>)[Symbol.iterator] === 'function'
+
+async function * fromIterable<T> (it: Iterable<T>): AsyncGenerator<T> { yield * it }
+
+export interface ExecuteInit {
+  signal: AbortSignal
+}
+
+/** Typed, camelCased options plus the text-encoder view of a prepared call. */
+export function textCall (prepared: Prepared): TextCall {
+  return { path: prepared.command.path, args: prepared.args, options: camelize(prepared.values) as TextCall['options'] }
+}
+
+export async function execute (prepared: Prepared, container: AwilixContainer<Cradle>, init: ExecuteInit): Promise<Outcome> {
+  const { command } = prepared
+  const pathText = command.path.join('/')
+  const options = camelize(prepared.values) as GlobalOptionValues
+  const logging = container.cradle.logging
+  const log = logging.forComponent(`plugin:${prepared.node.plugin ?? command.path[0]}`).child({ cmd: pathText })
+  if (command.status === 'deprecated') {
+    container.cradle.registry.onDeprecated(pathText, command.replacement)
+  }
+  const scope = createRequestScope(container, {
+    signal: init.signal,
+    log,
+    cidBase: options.cidBase,
+    upgradeCidv0InOutput: prepared.given.has('upgrade-cidv0-in-output') ? options.upgradeCidv0InOutput : undefined
+  })
+  const call: Invocation = {
+    path: command.path,
+    args: prepared.args,
+    files: prepared.files,
+    options,
+    given: prepared.given,
+    deps: scope.cradle,
+    signal: init.signal,
+    log
+  }
+  const result = command.run(call as never)
+  switch (prepared.output) {
+    case 'single':
+      return { kind: 'single', value: await result }
+    case 'ndjson': {
+      if (isAsyncIterable(result)) return { kind: 'ndjson', items: result }
+      const value = await result
+      if (value === undefined) return { kind: 'ndjson', items: fromIterable([]) }
+      if (isAsyncIterable(value)) return { kind: 'ndjson', items: value }
+      return { kind: 'ndjson', items: fromIterable(Array.isArray(value) ? value : [value]) }
+    }
+    case 'bytes': {
+      const value = isAsyncIterable(result) ? result : await result
+      if (value instanceof Uint8Array) return { kind: 'bytes', body: fromIterable([value]), length: value.length }
+      if (isAsyncIterable(value)) return { kind: 'bytes', body: value as AsyncIterable<Uint8Array> }
+      if (isIterable(value)) return { kind: 'bytes', body: fromIterable(value as Iterable<Uint8Array>) }
+      const out = value as BytesOutput
+      const body = out.body instanceof Uint8Array ? fromIterable([out.body]) : out.body
+      return { kind: 'bytes', body, length: out.length, contentType: out.contentType }
+    }
+  }
+}

@@ -1,0 +1,173 @@
+// The command declaration types: one declaration per command drives the RPC router,
+// /api/v0/commands and the CLI.
+import type { AwilixContainer } from 'awilix'
+import type { Cradle, RequestCradle } from '../core/cradle.js'
+import type { Logger } from 'winston'
+
+export type Status = 'active' | 'experimental' | 'deprecated' | 'removed'
+
+/** single: one JSON value; ndjson: a stream of values (zero values = empty 200); bytes: raw byte stream */
+export type OutputKind = 'single' | 'ndjson' | 'bytes'
+
+export interface ValueOf {
+  bool: boolean
+  int: number
+  uint: number
+  int64: number
+  uint64: number
+  float: number
+  string: string
+  strings: string[]
+}
+export type OptionType = keyof ValueOf
+
+export interface OptionSpec<T extends OptionType = OptionType> {
+  type: T
+  description: string
+  /** other names, e.g. ['r'] (Kubo's short names) */
+  aliases?: readonly string[]
+  default?: ValueOf[T]
+  /** strings only: also split each value on this delimiter */
+  delimiter?: string
+}
+
+export interface ArgSpec {
+  /** shown in help and /commands; HTTP uses repeated ?arg= */
+  name: string
+  kind: 'string' | 'file'
+  required?: boolean
+  /** only the last argument */
+  variadic?: boolean
+  /** string: when no ?arg= is given, values come line by line from the body; file: the CLI sends stdin as a file */
+  stdin?: boolean
+  /** file args: the CLI may walk directories (add -r) */
+  recursive?: boolean
+  description: string
+}
+
+/** A file, directory or symlink coming from a multipart body (or from the CLI's files). */
+export interface FileEntry {
+  /** cleaned relative path, '/'-separated, no leading slash ('' for an unnamed part) */
+  path: string
+  type: 'file' | 'directory' | 'symlink'
+  /** file bytes (files) */
+  content?: AsyncIterable<Uint8Array>
+  /** symlink target */
+  target?: string
+  mode?: number
+  mtime?: { secs: number, nsecs?: number }
+  /** absolute source path (abspath-encoded / abspath headers), for filestore */
+  abspath?: string
+}
+
+/** The shape of a value a 'bytes' command returns. */
+export interface BytesOutput {
+  body: AsyncIterable<Uint8Array> | Uint8Array
+  /** X-Content-Length */
+  length?: number
+  /** overrides the spec's contentType */
+  contentType?: string
+}
+
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S
+export type OptionValues<O extends Record<string, OptionSpec>> = {
+  [K in keyof O & string as Camel<K>]: O[K] extends { default: unknown }
+    ? ValueOf[O[K]['type']]
+    : ValueOf[O[K]['type']] | undefined
+}
+
+export interface GlobalOptionValues {
+  encoding: string
+  offline?: boolean
+  local?: boolean
+  cidBase?: string
+  upgradeCidv0InOutput?: boolean
+  timeout?: string
+  streamChannels?: boolean
+  configFile?: string
+  repoDir?: string
+  api?: string
+  apiAuth?: string
+  [key: string]: unknown
+}
+
+export interface Invocation<Opts = Record<string, unknown>> {
+  path: readonly string[]
+  args: string[]
+  /** file arguments from the multipart body, in order */
+  files?: AsyncIterable<FileEntry>
+  options: Opts & GlobalOptionValues
+  /** options exactly as given on the wire, keyed by canonical name (for commands that must know what was set) */
+  given: ReadonlySet<string>
+  deps: RequestCradle
+  signal: AbortSignal
+  log: Logger
+}
+
+export interface CommandSpec<O extends Record<string, OptionSpec> = Record<string, OptionSpec>, Out = any> {
+  path: readonly string[]
+  /** Kubo's Tagline */
+  description: string
+  /** long help */
+  help?: string
+  status?: Status
+  /** required for deprecated/removed: "use 'ipfs routing' instead" */
+  replacement?: string
+  args?: readonly ArgSpec[]
+  options?: O
+  /** false = Kubo NoRemote: 404 over RPC, CLI runs it in-process */
+  http?: boolean
+  /** false = Kubo NoLocal: the CLI needs a running daemon */
+  cli?: boolean
+  /** the CLI runs it in-process even when a daemon is up, without opening the repo (Kubo doesNotUseRepo) */
+  noRepo?: boolean
+  /** exists only in the CLI (daemon, init): not routed, not in /api/v0/commands */
+  cliOnly?: boolean
+  /** string-stdin args: after required args, append all remaining body lines (Kubo ParseBodyArgs) */
+  bodyArgs?: boolean
+  output: OutputKind | ((opts: OptionValues<O> & GlobalOptionValues) => OutputKind)
+  /** bytes output content type; default text/plain (Kubo's choice for byte streams) */
+  contentType?: string
+  run: (call: Invocation<OptionValues<O>>) => Promise<Out> | AsyncIterable<Out> | Out
+  /** text encoder, used for ?encoding=text and by the CLI; for ndjson called per value */
+  text?: (value: Out, call: TextCall<OptionValues<O>>) => string
+  /** ndjson text: where the CLI writes each rendered value (Kubo's PostRun writes progress to stderr) */
+  textStream?: (value: Out) => 'stdout' | 'stderr'
+}
+
+/** What a text encoder sees: the options (typed) and the path; no deps, because the CLI renders remotely fetched values. */
+export interface TextCall<Opts = Record<string, unknown>> {
+  path: readonly string[]
+  args: string[]
+  options: Opts & GlobalOptionValues
+}
+
+export interface GroupSpec {
+  path: readonly string[]
+  description: string
+  help?: string
+  status?: Status
+  replacement?: string
+  /** inherited by every descendant (Kubo: files --flush) */
+  options?: Record<string, OptionSpec>
+  http?: boolean
+  cli?: boolean
+  noRepo?: boolean
+}
+
+export interface Plugin {
+  /** family name: the logger component and the Plugins.Plugins.<name> config key */
+  name: string
+  /** cradle keys this plugin needs; startup fails fast when one is missing */
+  requires?: readonly string[]
+  /** add services to the container (with disposers) */
+  register?: (container: AwilixContainer<Cradle>) => void
+  groups?: readonly GroupSpec[]
+  commands: readonly CommandSpec<any, any>[]
+}
+
+/** What a third-party plugin module's default export is called with. */
+export interface PluginInit {
+  [key: string]: unknown
+}
+export type PluginFactory = (init: any) => Plugin | Promise<Plugin>

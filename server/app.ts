@@ -1,0 +1,297 @@
+// The Koa RPC app. The checks run in Kubo's order (wire.md §4.7): CONNECT, version-mismatch UA,
+// /api/v0 redirect, auth, CORS preflight, OPTIONS, method, Origin/Referer/UA, routing, parsing,
+// timeout, encoding, then the command.
+import Koa, { type Context } from 'koa'
+import type { AwilixContainer } from 'awilix'
+import type { Cradle } from '../core/cradle.js'
+import { errorMessage, RequestParseError } from '../core/errors.js'
+import { KUBO_VERSION, SERVER_HEADER } from '../core/version.js'
+import { parseGoDuration } from '../core/util/duration.js'
+import type { KuboConfig } from '../core/config/index.js'
+import { execute, textCall } from '../registry/execute.js'
+import type { InvokeInput } from '../registry/registry.js'
+import { ENCODINGS, sendError, sendOutcome } from './respond.js'
+import { bodyLines, multipartBoundary, multipartFiles } from './multipart.js'
+
+const ACCESS_DENIED = 'Kubo RPC Access Denied: Please provide a valid authorization token as defined in the API.Authorizations configuration.'
+const COMPANION_ORIGINS = ['chrome-extension://nibjojkomfdiaoajekhjakgkdhaomnch', 'chrome-extension://hjoieblefckbooibpepigmacodalfndh']
+const PREFLIGHT_HEADERS = new Set(['origin', 'accept', 'content-type', 'x-requested-with'])
+
+interface Security {
+  headers: Record<string, string[]>
+  origins: string[]
+  methods: string[]
+  credentials: boolean
+  /** exact Authorization header value → allowed path prefixes; undefined = auth off */
+  auth?: Map<string, string[]>
+}
+
+/** config.ConvertAuthSecret: the Authorization header value a secret stands for ('' = ignored). */
+export function authHeaderFor (secret: string): string {
+  if (secret === '') return ''
+  const colon = secret.indexOf(':')
+  if (colon < 0) return `Bearer ${secret}`
+  const type = secret.slice(0, colon)
+  const value = secret.slice(colon + 1)
+  if (type === 'bearer') return `Bearer ${value}`
+  if (type === 'basic') return value.includes(':') ? `Basic ${Buffer.from(value).toString('base64')}` : `Basic ${value}`
+  return ''
+}
+
+function readSecurity (cfg: KuboConfig): Omit<Security, 'origins'> & { configured: string[] } {
+  const api = (cfg.API ?? {}) as { HTTPHeaders?: Record<string, unknown> | null, Authorizations?: Record<string, { AuthSecret?: string, AllowedPaths?: string[] }> | null }
+  const headers: Record<string, string[]> = {}
+  for (const [k, v] of Object.entries(api.HTTPHeaders ?? {})) headers[k] = Array.isArray(v) ? v.map(String) : [String(v)]
+  const lower = (name: string): string[] | undefined => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1]
+  const credentials = lower('access-control-allow-credentials')
+  let auth: Map<string, string[]> | undefined
+  const authz = api.Authorizations ?? {}
+  if (Object.keys(authz).length > 0) {
+    auth = new Map()
+    for (const user of Object.values(authz)) {
+      const header = authHeaderFor(user?.AuthSecret ?? '')
+      if (header !== '') auth.set(header, user.AllowedPaths ?? [])
+    }
+  }
+  return {
+    headers,
+    configured: lower('access-control-allow-origin') ?? [],
+    methods: lower('access-control-allow-methods') ?? ['POST'],
+    credentials: credentials != null && credentials[credentials.length - 1]?.toLowerCase() === 'true',
+    auth
+  }
+}
+
+export interface RpcAppInit {
+  container: AwilixContainer<Cradle>
+  /** the listener's actual port, for the always-allowed localhost origins */
+  port: () => number | string
+}
+
+export function createRpcApp ({ container, port }: RpcAppInit): Koa {
+  const { registry, config, requestLog, logging } = container.cradle
+  const log = logging.forComponent('rpc')
+  let sec = readSecurity(config.get())
+  config.onChange(cfg => { sec = readSecurity(cfg) })
+  const origins = (): string[] => {
+    const p = String(port())
+    const local = ['http://127.0.0.1', 'https://127.0.0.1', 'http://[::1]', 'https://[::1]', 'http://localhost', 'https://localhost'].map(o => `${o}:${p}`)
+    return [...sec.configured, ...local, ...COMPANION_ORIGINS, ...(process.env.API_ORIGIN != null ? [process.env.API_ORIGIN] : [])]
+  }
+
+  const app = new Koa()
+  app.proxy = false
+  app.on('error', (err: unknown) => { log.debug(`http: ${errorMessage(err)}`) })
+
+  const plain = (ctx: Context, status: number, text: string): void => {
+    ctx.status = status
+    ctx.set('Content-Type', 'text/plain; charset=utf-8')
+    ctx.set('X-Content-Type-Options', 'nosniff')
+    ctx.body = text + '\n'
+  }
+
+  app.use(async (ctx) => {
+    const reqPath = ctx.path
+    if (ctx.method === 'CONNECT') { ctx.status = 200; ctx.body = ''; return }
+    if (reqPath === '/version' && !reqPath.startsWith('/api/')) {
+      ctx.set('Content-Type', 'text/plain; charset=utf-8')
+      ctx.body = `Commit: \nClient Version: ${SERVER_HEADER}\n`
+      return
+    }
+    if (!reqPath.startsWith('/api/v0')) { plain(ctx, 404, '404 page not found'); return }
+    // 1. version check for Kubo-style user agents
+    const segments = reqPath.slice('/api/v0/'.length).split('/')
+    const ua = ctx.get('User-Agent')
+    if (reqPath.startsWith('/api/v0/') && segments[0] !== 'version' && (ua.includes('/kubo/') || ua.includes('/go-ipfs/')) && ua !== `/kubo/${KUBO_VERSION}/`) {
+      plain(ctx, 400, `api version mismatch (/kubo/${KUBO_VERSION}/ != ${ua})`); return
+    }
+    if (reqPath === '/api/v0') { ctx.status = 301; ctx.set('Location', '/api/v0/'); ctx.body = ''; return }
+    if (!reqPath.startsWith('/api/v0/')) { plain(ctx, 404, '404 page not found'); return }
+    // 2. auth (wraps CORS, so preflights need it too)
+    if (sec.auth != null) {
+      const allowed = sec.auth.get(ctx.get('Authorization'))
+      const ok = allowed != null && (reqPath === '/api/v0/version' || allowed.some(p => reqPath.startsWith(p)))
+      if (!ok) { plain(ctx, 403, ACCESS_DENIED); return }
+    }
+    // 3. CORS (rs/cors)
+    const allowedOrigins = origins()
+    const origin = ctx.get('Origin')
+    const originAllowed = (o: string): boolean => allowedOrigins.some(a => a === '*' || matchOrigin(a.toLowerCase(), o.toLowerCase()))
+    if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method') !== '') {
+      ctx.set('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers')
+      const method = ctx.get('Access-Control-Request-Method').toUpperCase()
+      const reqHeaders = ctx.get('Access-Control-Request-Headers')
+      const headersOk = reqHeaders.split(',').map(h => h.trim().toLowerCase()).filter(h => h !== '').every(h => PREFLIGHT_HEADERS.has(h))
+      if (origin !== '' && originAllowed(origin) && sec.methods.map(m => m.toUpperCase()).includes(method) && headersOk) {
+        ctx.set('Access-Control-Allow-Origin', allowedOrigins.includes('*') ? '*' : origin)
+        ctx.set('Access-Control-Allow-Methods', method)
+        if (reqHeaders !== '') ctx.set('Access-Control-Allow-Headers', reqHeaders)
+        if (sec.credentials) ctx.set('Access-Control-Allow-Credentials', 'true')
+      }
+      ctx.status = 204
+      return
+    }
+    ctx.set('Vary', 'Origin')
+    if (origin !== '' && originAllowed(origin) && sec.methods.map(m => m.toUpperCase()).includes(ctx.method)) {
+      ctx.set('Access-Control-Allow-Origin', allowedOrigins.includes('*') ? '*' : origin)
+      if (sec.credentials) ctx.set('Access-Control-Allow-Credentials', 'true')
+    }
+    // 4. methods
+    if (ctx.method === 'OPTIONS') { ctx.status = 204; ctx.set('Allow', 'OPTIONS, POST'); return }
+    if (ctx.method !== 'POST') {
+      ctx.set('Allow', 'OPTIONS, POST')
+      plain(ctx, 405, '405 - Method Not Allowed')
+      return
+    }
+    // 5. Origin / Referer / User-Agent (exact origins only, no wildcards)
+    if (!originCheck(ctx, allowedOrigins)) { plain(ctx, 403, '403 - Forbidden'); return }
+    // 6. routing
+    let decoded: string[]
+    try { decoded = segments.map(s => decodeURIComponent(s)) } catch { decoded = segments }
+    const found = registry.resolveHttp(decoded)
+    if (found?.node.command == null) {
+      if (found != null && found.node.command == null && found.pathArg == null) {
+        // a group with no Run: 200 with an empty channel body
+        ctx.status = 200
+        ctx.set('Content-Type', 'application/json')
+        ctx.set('X-Chunked-Output', '1')
+        ctx.set('Trailer', 'X-Stream-Error')
+        ctx.body = ''
+        drain(ctx)
+        return
+      }
+      plain(ctx, 404, '404 page not found')
+      return
+    }
+    const command = found.node.command
+    // 7. parse
+    const query = queryValues(ctx.querystring)
+    const args = [...(found.pathArg != null ? [found.pathArg] : []), ...(query.get('arg') ?? [])]
+    const enc = String(query.get('encoding')?.[0] ?? query.get('enc')?.[0] ?? 'json')
+    const input: InvokeInput = { args, query, options: { encoding: enc } }
+    let boundary: string | undefined
+    try {
+      boundary = multipartBoundary(ctx.get('Content-Type'))
+    } catch (err) {
+      plain(ctx, 400, errorMessage(err)); return
+    }
+    const defs = command.args ?? []
+    const last = defs[defs.length - 1]
+    let bodyUsed = false
+    if (boundary != null) {
+      if (defs.some(d => d.kind === 'file')) {
+        input.files = multipartFiles(ctx.req, boundary)
+        bodyUsed = true
+      } else if (last?.kind === 'string' && last.stdin === true) {
+        try {
+          input.stdin = await bodyLines(ctx.req, boundary)
+        } catch (err) { plain(ctx, 400, errorMessage(err)); return }
+      }
+    }
+    let prepared
+    try {
+      prepared = registry.prepare(found.node.path, input)
+    } catch (err) {
+      if (err instanceof RequestParseError) { plain(ctx, 400, errorMessage(err)); drain(ctx); return }
+      throw err
+    }
+    // 8. headers from config, Server
+    for (const [name, values] of Object.entries(sec.headers)) {
+      const l = name.toLowerCase()
+      if (l === 'access-control-allow-origin' || l === 'access-control-allow-methods' || l === 'access-control-allow-credentials') continue
+      ctx.set(canonicalHeader(name), values)
+    }
+    ctx.set('Server', SERVER_HEADER)
+    // 9. timeout: an unparsable one answers an empty 200 (go-ipfs-cmds)
+    const timeoutText = prepared.values.timeout as string | undefined
+    let timeoutMs: number | undefined
+    if (timeoutText != null) {
+      timeoutMs = parseGoDuration(timeoutText)
+      if (timeoutMs == null) { ctx.status = 200; ctx.body = ''; ctx.remove('Content-Type'); drain(ctx); return }
+    }
+    // 10. encoding
+    if (!ENCODINGS.has(enc)) { plain(ctx, 400, `invalid encoding: ${enc}`); drain(ctx); return }
+    // 11. run
+    const controller = new AbortController()
+    const onClose = (): void => { if (!ctx.res.writableFinished) controller.abort(new Error('context canceled')) }
+    ctx.res.once('close', onClose)
+    const signals = [controller.signal]
+    if (timeoutMs != null && timeoutMs > 0) signals.push(timeoutSignal(timeoutMs))
+    const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals)
+    const entry = requestLog.add(command.path.join('/'), prepared.args, Object.fromEntries(Object.entries(prepared.values).filter(([k]) => prepared.given.has(k))))
+    ctx.res.once('close', () => entry.finish())
+    const call = textCall(prepared)
+    try {
+      const outcome = await execute(prepared, container, { signal })
+      await sendOutcome(ctx, outcome, enc, command, call)
+    } catch (err) {
+      sendError(ctx, signal.aborted && signal.reason instanceof Error && isDeadline(signal.reason) ? signal.reason : err, enc)
+    }
+    if (!bodyUsed) drain(ctx)
+  })
+  return app
+}
+
+/** A timeout whose reason reads like Go's. */
+function timeoutSignal (ms: number): AbortSignal {
+  const c = new AbortController()
+  const t = setTimeout(() => c.abort(Object.assign(new Error('context deadline exceeded'), { name: 'TimeoutError' })), ms)
+  t.unref()
+  return c.signal
+}
+const isDeadline = (e: Error): boolean => e.message === 'context deadline exceeded'
+
+/** Read and drop an unread request body so the connection can be reused. */
+function drain (ctx: Context): void {
+  if (!ctx.req.readableEnded) ctx.req.resume()
+}
+
+/** Go url.Values: every value per key, '+' as space; a pair with bad escapes is dropped. */
+export function queryValues (qs: string): Map<string, string[]> {
+  const out = new Map<string, string[]>()
+  if (qs === '') return out
+  for (const pair of qs.split('&')) {
+    if (pair === '' || pair.includes(';')) continue
+    const eq = pair.indexOf('=')
+    const rawKey = eq < 0 ? pair : pair.slice(0, eq)
+    const rawVal = eq < 0 ? '' : pair.slice(eq + 1)
+    let key: string, val: string
+    try {
+      key = decodeURIComponent(rawKey.replace(/\+/g, ' '))
+      val = decodeURIComponent(rawVal.replace(/\+/g, ' '))
+    } catch { continue }
+    const list = out.get(key)
+    if (list == null) out.set(key, [val])
+    else list.push(val)
+  }
+  return out
+}
+
+function canonicalHeader (name: string): string {
+  return name.split('-').map(p => p.length > 0 ? p[0].toUpperCase() + p.slice(1).toLowerCase() : p).join('-')
+}
+
+/** rs/cors origin match: exact, or one '*' wildcard. */
+function matchOrigin (pattern: string, origin: string): boolean {
+  const star = pattern.indexOf('*')
+  if (star < 0) return pattern === origin
+  return origin.length >= pattern.length - 1 && origin.startsWith(pattern.slice(0, star)) && origin.endsWith(pattern.slice(star + 1))
+}
+
+/** go-ipfs-cmds allowOrigin/allowReferer/allowUserAgent. */
+function originCheck (ctx: Context, allowed: string[]): boolean {
+  const any = allowed.includes('*')
+  const origin = ctx.get('Origin')
+  if (origin !== '' && !any && !allowed.includes(origin)) return false
+  const referer = ctx.get('Referer')
+  if (referer !== '') {
+    let u: URL
+    try { u = new URL(referer) } catch { return false }
+    if (!any && !allowed.includes(`${u.protocol}//${u.host}`)) return false
+  }
+  if (origin === '' && referer === '') {
+    const ua = ctx.get('User-Agent')
+    if (ua.startsWith('Mozilla') && !ua.includes('Electron')) return false
+  }
+  return true
+}

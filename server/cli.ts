@@ -1,0 +1,355 @@
+// The CLI front end, driven by the same registry as the RPC server (go-ipfs-cmds cli/ + http/client.go):
+// parse argv with the command's spec, POST to the daemon (or run in-process), decode, render with `text`.
+import http from 'node:http'
+import { createReadStream, promises as fs } from 'node:fs'
+import path from 'node:path'
+import { Registry, type TreeNode } from '../registry/registry.js'
+import { errorMessage, NotOnlineError, RequestParseError, RpcError } from '../core/errors.js'
+import { builtinPlugins } from '../plugins/index.js'
+import { defaultRepoPath, isInitialized, readApiFile } from '../core/repo/index.js'
+import { loadConfigFile } from '../core/config/index.js'
+import { execute, textCall, type Outcome } from '../registry/execute.js'
+import type { CommandSpec, FileEntry, TextCall } from '../registry/types.js'
+import { createNode, loadExternalPlugins } from './node.js'
+import { goJson } from './respond.js'
+import { authHeaderFor } from './app.js'
+import { listenTarget } from './daemon.js'
+import { helpText } from './help.js'
+
+interface ParsedArgv {
+  path: string[]
+  node: TreeNode
+  positionals: string[]
+  raw: Map<string, string[]>
+  help?: 'long' | 'short'
+}
+
+/** go-ipfs-cmds cli/parse.go: subcommands first, options anywhere, `--` ends options. */
+export function parseArgv (registry: Registry, argv: string[]): ParsedArgv {
+  let node = registry.root
+  const path: string[] = []
+  const positionals: string[] = []
+  const raw = new Map<string, string[]>()
+  let help: ParsedArgv['help']
+  const put = (key: string, value: string): void => {
+    const list = raw.get(key)
+    if (list == null) raw.set(key, [value])
+    else list.push(value)
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i]
+    if (tok === '--') { positionals.push(...argv.slice(i + 1)); break }
+    if (tok.startsWith('-') && tok !== '-') {
+      const body = tok.replace(/^--?/, '')
+      const eq = body.indexOf('=')
+      const name = eq >= 0 ? body.slice(0, eq) : body
+      if (name === 'help') { help = 'long'; continue }
+      if (name === 'h') { help = help ?? 'short'; continue }
+      const table = registry.optionTable(path)
+      const opt = table.get(name)
+      if (opt == null) throw new RequestParseError(`unknown option "${name}"`)
+      if (eq >= 0) { put(name, body.slice(eq + 1)); continue }
+      if (opt.spec.type === 'bool') { put(name, 'true'); continue }
+      if (i + 1 >= argv.length) throw new RequestParseError(`missing argument for option "${opt.canonical}"`)
+      put(name, argv[++i])
+      continue
+    }
+    const child = positionals.length === 0 ? node.children.get(tok) : undefined
+    if (child != null) { node = child; path.push(tok); continue }
+    positionals.push(tok)
+  }
+  return { path, node, positionals, raw, help }
+}
+
+async function readStdin (): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const c of process.stdin) chunks.push(c as Buffer)
+  return Buffer.concat(chunks)
+}
+
+async function * stdinStream (): AsyncGenerator<Uint8Array> {
+  for await (const c of process.stdin) yield c as Buffer
+}
+
+interface CliFiles { entries: FileEntry[], count: number }
+
+/** Local files (and folders with -r) as the multipart entries a Kubo client would send. */
+async function collectFiles (paths: string[], recursive: boolean, hidden: boolean): Promise<FileEntry[]> {
+  const out: FileEntry[] = []
+  const walk = async (abs: string, rel: string): Promise<void> => {
+    const st = await fs.lstat(abs).catch(() => { throw new RpcError(`lstat ${abs}: no such file or directory`) })
+    if (st.isSymbolicLink()) {
+      out.push({ path: rel, type: 'symlink', target: await fs.readlink(abs) })
+    } else if (st.isDirectory()) {
+      out.push({ path: rel, type: 'directory' })
+      for (const name of (await fs.readdir(abs)).sort()) {
+        if (!hidden && name.startsWith('.')) continue
+        await walk(path.join(abs, name), rel === '' ? name : `${rel}/${name}`)
+      }
+    } else if (st.isFile()) {
+      out.push({ path: rel, type: 'file', content: createReadStream(abs), abspath: abs })
+    } else {
+      throw new RpcError(`unrecognized file type for ${abs}: ${st.mode.toString(8)}`)
+    }
+  }
+  for (const p of paths) {
+    const abs = path.resolve(p)
+    const st = await fs.stat(abs).catch(() => undefined)
+    if (st == null) throw new RpcError(`lstat ${p}: no such file or directory`)
+    if (st.isDirectory() && !recursive) throw new RpcError(`'${p}' is a directory, use the '-r' flag to specify directories`)
+    await walk(abs, path.basename(abs))
+  }
+  return out
+}
+
+/** A multipart body as kubo's clients send it. */
+async function * multipartBody (entries: FileEntry[], boundary: string): AsyncGenerator<Uint8Array> {
+  let i = 0
+  for (const e of entries) {
+    const name = i++ === 0 ? 'file' : `file-${i - 1}`
+    const type = e.type === 'directory' ? 'application/x-directory' : e.type === 'symlink' ? 'application/symlink' : 'application/octet-stream'
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${encodeURIComponent(e.path)}"\r\nContent-Type: ${type}\r\n`
+    if (e.abspath != null) head += `Abspath-Encoded: ${encodeURIComponent(e.abspath)}\r\n`
+    yield Buffer.from(head + '\r\n')
+    if (e.type === 'symlink') yield Buffer.from(e.target ?? '')
+    else if (e.content != null) for await (const c of e.content) yield c
+    yield Buffer.from('\r\n')
+  }
+  yield Buffer.from(`--${boundary}--\r\n`)
+}
+
+interface Target { kind: 'http', url: string, socketPath?: string, auth?: string }
+
+async function findApi (apiOpt: string | undefined, repoPath: string): Promise<string | undefined> {
+  if (apiOpt != null && apiOpt !== '') return apiOpt
+  return await readApiFile(repoPath)
+}
+
+function apiTarget (addr: string, auth?: string): Target {
+  if (/^https?:\/\//.test(addr)) return { kind: 'http', url: addr.replace(/\/+$/, ''), auth }
+  const t = listenTarget(addr)
+  if ('path' in t) return { kind: 'http', url: 'http://unix', socketPath: t.path, auth }
+  const host = t.host.includes(':') ? `[${t.host}]` : t.host
+  const scheme = addr.includes('/https') || addr.includes('/tls/http') ? 'https' : 'http'
+  return { kind: 'http', url: `${scheme}://${host}:${t.port}`, auth }
+}
+
+interface HttpResult { status: number, headers: http.IncomingHttpHeaders, body: AsyncIterable<Buffer>, trailers: () => NodeJS.Dict<string> }
+
+async function post (target: Target, cmdPath: string[], query: URLSearchParams, body?: { stream: AsyncIterable<Uint8Array>, boundary: string }): Promise<HttpResult> {
+  const url = new URL(`${target.url}/api/v0/${cmdPath.join('/')}?${query.toString()}`)
+  const headers: Record<string, string> = { 'User-Agent': 'tsipfs-cli' }
+  if (target.auth != null) headers.Authorization = target.auth
+  if (body != null) headers['Content-Type'] = `multipart/form-data; boundary=${body.boundary}`
+  return await new Promise((resolve, reject) => {
+    const req = http.request({
+      method: 'POST',
+      hostname: target.socketPath != null ? undefined : url.hostname.replace(/^\[|\]$/g, ''),
+      port: target.socketPath != null ? undefined : url.port,
+      socketPath: target.socketPath,
+      path: url.pathname + url.search,
+      headers
+    }, (res) => {
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res, trailers: () => res.trailers })
+    })
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') {
+        reject(new RpcError('cannot connect to the api. Is the daemon running? To run as a standalone CLI command remove the api file in `$IPFS_PATH/api`'))
+      } else reject(err)
+    })
+    if (body == null) { req.end(); return }
+    void (async () => {
+      try {
+        for await (const chunk of body.stream) {
+          if (!req.write(chunk)) await new Promise(resolve => req.once('drain', resolve))
+        }
+        req.end()
+      } catch (err) { req.destroy(err as Error) }
+    })()
+  })
+}
+
+async function * ndjsonValues (body: AsyncIterable<Buffer>): AsyncGenerator<unknown> {
+  let rest = ''
+  for await (const chunk of body) {
+    rest += chunk.toString('utf8')
+    let nl: number
+    while ((nl = rest.indexOf('\n')) >= 0) {
+      const line = rest.slice(0, nl).trim()
+      rest = rest.slice(nl + 1)
+      if (line !== '') yield JSON.parse(line)
+    }
+  }
+  if (rest.trim() !== '') yield JSON.parse(rest)
+}
+
+/** Decode an RPC response into an outcome (as http/client.go does). */
+async function outcomeOf (res: HttpResult, kind: 'single' | 'ndjson' | 'bytes'): Promise<Outcome> {
+  if (res.status !== 200) {
+    const chunks: Buffer[] = []
+    for await (const c of res.body) chunks.push(c)
+    const text = Buffer.concat(chunks).toString('utf8')
+    if ((res.headers['content-type'] ?? '').startsWith('application/json')) {
+      try { throw new RpcError((JSON.parse(text) as { Message: string }).Message) } catch (err) { if (err instanceof RpcError) throw err }
+    }
+    throw new RpcError(res.status === 404 ? 'command not found' : text.replace(/\n$/, ''))
+  }
+  const checkTrailer = (): void => {
+    const e = res.trailers()['x-stream-error']
+    if (e != null && e !== '') throw new RpcError(e)
+  }
+  if (res.headers['x-stream-output'] === '1' || kind === 'bytes') {
+    const len = res.headers['x-content-length']
+    return {
+      kind: 'bytes',
+      length: len != null ? Number(len) : undefined,
+      body: (async function * () { for await (const c of res.body) yield c; checkTrailer() })()
+    }
+  }
+  if (res.headers['x-chunked-output'] === '1' || kind === 'ndjson') {
+    return { kind: 'ndjson', items: (async function * () { yield * ndjsonValues(res.body); checkTrailer() })() }
+  }
+  const chunks: Buffer[] = []
+  for await (const c of res.body) chunks.push(c)
+  checkTrailer()
+  const text = Buffer.concat(chunks).toString('utf8')
+  return { kind: 'single', value: text.trim() === '' ? undefined : JSON.parse(text) }
+}
+
+function write (stream: NodeJS.WriteStream, data: string | Uint8Array): Promise<void> {
+  return new Promise(resolve => { if (stream.write(data)) resolve(); else stream.once('drain', () => resolve()) })
+}
+
+function renderValue (command: CommandSpec, value: unknown, call: TextCall, enc: string): string {
+  if (enc === 'json') return goJson(value)
+  if (command.text != null) return command.text(value as never, call as never)
+  return JSON.stringify(value, null, 2) + '\n'
+}
+
+async function render (command: CommandSpec, outcome: Outcome, call: TextCall, enc: string): Promise<void> {
+  switch (outcome.kind) {
+    case 'single':
+      if (outcome.value !== undefined) await write(process.stdout, renderValue(command, outcome.value, call, enc))
+      return
+    case 'ndjson':
+      for await (const v of outcome.items) {
+        const out = command.textStream?.(v) === 'stderr' && enc !== 'json' ? process.stderr : process.stdout
+        await write(out, renderValue(command, v, call, enc))
+      }
+      return
+    case 'bytes':
+      for await (const c of outcome.body) await write(process.stdout, c)
+  }
+}
+
+/** Entry: returns the exit code. */
+export async function main (argv: string[]): Promise<number> {
+  const registry = new Registry()
+  for (const p of builtinPlugins()) registry.add(p)
+  let parsed: ParsedArgv
+  try {
+    parsed = parseArgv(registry, argv)
+  } catch (err) {
+    process.stderr.write(`Error: ${errorMessage(err)}\n`)
+    return 1
+  }
+  const repoPath = path.resolve(parsed.raw.get('repo-dir')?.[0] ?? defaultRepoPath())
+  // third-party plugins named in the repo config join the CLI's tree
+  if (await isInitialized(repoPath)) {
+    try {
+      const cfg = await loadConfigFile(path.join(repoPath, 'config'))
+      for (const p of await loadExternalPlugins(cfg, repoPath)) registry.add(p)
+      parsed = parseArgv(registry, argv)
+    } catch { /* the command itself reports a broken repo */ }
+  }
+  const command = parsed.node.command
+  if (parsed.help != null || command == null) {
+    if (command == null && parsed.positionals.length > 0) {
+      process.stderr.write(`Error: Unknown Command "${parsed.positionals[0]}"\n\n`)
+      process.stderr.write(helpText(registry, parsed.node, 'short'))
+      return 1
+    }
+    process.stdout.write(helpText(registry, parsed.node, parsed.help ?? 'short'))
+    return 0
+  }
+  try {
+    await run(registry, parsed, command, repoPath)
+    return 0
+  } catch (err) {
+    process.stderr.write(`Error: ${errorMessage(err)}\n`)
+    return 1
+  }
+}
+
+async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec, repoPath: string): Promise<void> {
+  parsed.raw.set('repo-dir', [repoPath])
+  const enc = parsed.raw.get('encoding')?.[0] ?? parsed.raw.get('enc')?.[0] ?? 'text'
+  // split positionals between string arguments and file paths
+  const defs = command.args ?? []
+  const fileDef = defs.find(d => d.kind === 'file')
+  const stringDefs = defs.filter(d => d.kind === 'string')
+  let stringVals = parsed.positionals
+  let filePaths: string[] = []
+  if (fileDef != null) {
+    const n = stringDefs.length
+    stringVals = parsed.positionals.slice(0, n)
+    filePaths = parsed.positionals.slice(n)
+  }
+  let files: FileEntry[] | undefined
+  if (fileDef != null) {
+    const table = registry.optionTable(command.path)
+    const flag = (name: string): boolean => {
+      const v = [...parsed.raw.entries()].find(([k]) => table.get(k)?.canonical === name)?.[1]?.[0]
+      return v != null && ['true', '1', 't', ''].includes(v.toLowerCase())
+    }
+    if (filePaths.length > 0) files = await collectFiles(filePaths, fileDef.recursive === true && flag('recursive'), flag('hidden'))
+    else if (fileDef.stdin === true && !process.stdin.isTTY) files = [{ path: '', type: 'file', content: stdinStream() }]
+  }
+  let stdinLines: string[] | undefined
+  const last = defs[defs.length - 1]
+  if (last?.kind === 'string' && last.stdin === true && stringVals.length === 0 && !process.stdin.isTTY) {
+    const text = (await readStdin()).toString('utf8')
+    stdinLines = text === '' ? [] : text.split('\n').map(l => l.replace(/\r$/, '')).filter((l, i, a) => !(i === a.length - 1 && l === ''))
+  }
+  const input = { args: stringVals, query: parsed.raw, strictArgs: true, stdin: stdinLines, files: files != null ? (async function * () { yield * files })() : undefined }
+
+  const httpOk = registry.httpAllowed(command.path) && command.cliOnly !== true
+  const local = !httpOk || registry.noRepo(command.path)
+  const api = local ? undefined : await findApi(parsed.raw.get('api')?.[0], repoPath)
+  if (api != null) {
+    const prepared = registry.prepare(command.path, input) // validates before sending
+    const query = new URLSearchParams()
+    for (const a of prepared.args) query.append('arg', a)
+    for (const [k, list] of parsed.raw) {
+      if (k === 'api' || k === 'repo-dir' || k === 'encoding' || k === 'enc') continue
+      for (const v of list) query.append(k, v)
+    }
+    query.set('encoding', 'json')
+    query.set('stream-channels', 'true')
+    const authSecret = parsed.raw.get('api-auth')?.[0]
+    const target = apiTarget(api, authSecret != null ? authHeaderFor(authSecret) : undefined)
+    const boundary = `------------------------${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`
+    let body: { stream: AsyncIterable<Uint8Array>, boundary: string } | undefined
+    if (files != null) body = { stream: multipartBody(files, boundary), boundary }
+    else if (stdinLines != null && prepared.args.length === 0) {
+      body = { stream: multipartBody([{ path: 'stdin', type: 'file', content: (async function * () { yield Buffer.from(stdinLines.join('\n')) })() }], boundary), boundary }
+    }
+    const res = await post(target, command.path as string[], query, body)
+    const outcome = await outcomeOf(res, prepared.output)
+    await render(command, outcome, textCall(prepared), enc)
+    return
+  }
+  if (command.cli === false) throw new NotOnlineError("This command must be run in online mode. Try running 'ipfs daemon' first.")
+  const useRepo = !registry.noRepo(command.path) && httpOk
+  if (useRepo && !await isInitialized(repoPath)) throw new RpcError(`no IPFS repo found in ${repoPath}.\nplease run: 'ipfs init'`)
+  const node = await createNode(useRepo ? { repoPath, online: false } : { online: false, noExternalPlugins: true })
+  try {
+    await node.start()
+    const prepared = node.registry.prepare(command.path, input)
+    const controller = new AbortController()
+    const outcome = await execute(prepared, node.container, { signal: controller.signal })
+    await render(command, outcome, textCall(prepared), enc)
+  } finally {
+    await node.stop()
+  }
+}

@@ -1,0 +1,122 @@
+// `tsipfs daemon`: open the repo, start the node, serve the RPC API until a signal or /shutdown.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { peerIdFromPrivateKey } from '@libp2p/peer-id'
+import { RpcError } from '../core/errors.js'
+import { defaultRepoPath, initRepo, isInitialized } from '../core/repo/index.js'
+import { loadConfigFile, type KuboConfig } from '../core/config/index.js'
+import { createLogging } from '../core/logger/index.js'
+import { KUBO_VERSION, PRODUCT_VERSION, REPO_VERSION } from '../core/version.js'
+import type { Invocation } from '../registry/types.js'
+import { createNode } from './node.js'
+import { createRpcApp } from './app.js'
+
+export interface DaemonMessage { Message: string }
+
+interface DaemonOptions {
+  init?: boolean
+  initConfig?: string
+  initProfile?: string
+  enableGc?: boolean
+}
+
+/** A listen address from a multiaddr: TCP host/port or a unix socket path. */
+export function listenTarget (addr: string): { host: string, port: number } | { path: string } {
+  const parts = addr.split('/').filter(p => p !== '')
+  if (parts[0] === 'unix') return { path: '/' + parts.slice(1).join('/') }
+  if ((parts[0] === 'ip4' || parts[0] === 'ip6' || parts[0] === 'dns' || parts[0] === 'dns4' || parts[0] === 'dns6') && parts[2] === 'tcp') {
+    return { host: parts[1], port: Number(parts[3]) }
+  }
+  throw new RpcError(`serveHTTPApi: manet.Listen(${addr}) failed: unsupported address`)
+}
+
+const asList = (v: unknown): string[] => Array.isArray(v) ? v.map(String) : typeof v === 'string' && v !== '' ? [v] : []
+
+async function listen (server: http.Server, addr: string): Promise<string> {
+  const target = listenTarget(addr)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    if ('path' in target) server.listen(target.path, () => { server.off('error', reject); resolve() })
+    else server.listen(target.port, target.host, () => { server.off('error', reject); resolve() })
+  })
+  const bound = server.address()
+  if (bound == null || typeof bound === 'string') return addr
+  const a = bound as AddressInfo
+  let host = a.address
+  if (host === '0.0.0.0') host = '127.0.0.1'
+  if (host === '::') host = '::1'
+  return `/${a.family === 'IPv6' ? 'ip6' : 'ip4'}/${host}/tcp/${a.port}`
+}
+
+export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenerator<DaemonMessage> {
+  const options = call.options
+  const repoPath = options.repoDir ?? defaultRepoPath()
+  yield { Message: 'Initializing daemon...\n' }
+  if (!await isInitialized(repoPath)) {
+    if (options.init !== true) throw new RpcError(`no IPFS repo found in ${repoPath}.\nplease run: 'ipfs init'`)
+    let config: KuboConfig | undefined
+    if (options.initConfig != null && options.initConfig !== '') config = await loadConfigFile(options.initConfig)
+    const { key } = await initRepo(repoPath, { profile: options.initProfile, config })
+    yield { Message: `initializing IPFS node at ${repoPath}\npeer identity: ${peerIdFromPrivateKey(key).toString()}\n` }
+  }
+  const offline = options.offline === true || options.local === true
+  let resolveStop!: (why: string) => void
+  const stopped = new Promise<string>(resolve => { resolveStop = resolve })
+  const node = await createNode({
+    repoPath,
+    configFile: options.configFile,
+    online: !offline,
+    daemon: true,
+    logging: createLogging({ console: true }),
+    shutdown: () => resolveStop('shutdown requested')
+  })
+  const servers: http.Server[] = []
+  try {
+    await node.start()
+    const { config, repo, keystore, libp2p } = node.container.cradle
+    yield { Message: `tsipfs version: ${PRODUCT_VERSION} (Kubo RPC API ${KUBO_VERSION})\nRepo version: ${REPO_VERSION}\nSystem version: ${process.arch}/${process.platform}\nNode.js version: ${process.version}\n` }
+    yield { Message: `PeerID: ${peerIdFromPrivateKey(keystore.self()).toString()}\n` }
+    if (libp2p != null) {
+      for (const ma of libp2p.getMultiaddrs()) yield { Message: `Swarm listening on ${ma.toString()}\n` }
+    } else {
+      yield { Message: 'Running in offline mode\n' }
+    }
+    const cfg = config.get()
+    const apiAddrs = asList((cfg.Addresses as Record<string, unknown> | undefined)?.API)
+    const control = node.container.cradle.node
+    for (const addr of apiAddrs) {
+      let port: number | string = '<port>'
+      const app = createRpcApp({ container: node.container, port: () => port })
+      const server = http.createServer({ keepAlive: true, requestTimeout: 0 }, app.callback())
+      server.headersTimeout = 0
+      const bound = await listen(server, addr)
+      const a = server.address()
+      if (a != null && typeof a !== 'string') port = a.port
+      servers.push(server)
+      control.apiAddrs.push(bound)
+      yield { Message: `RPC API server listening on ${bound}\n` }
+    }
+    if (control.apiAddrs.length > 0) await repo.setApiAddr(control.apiAddrs[0])
+    yield { Message: 'Daemon is ready\n' }
+
+    const onSignal = (): void => resolveStop('interrupt')
+    process.once('SIGINT', onSignal)
+    process.once('SIGTERM', onSignal)
+    call.signal.addEventListener('abort', onSignal, { once: true })
+    await stopped
+    yield { Message: '\nReceived interrupt signal, shutting down...\n' }
+    // a second signal while shutting down stops at once
+    const force = (): void => { process.exit(1) }
+    setTimeout(() => { process.once('SIGINT', force); process.once('SIGTERM', force) }, 1000).unref()
+  } finally {
+    await Promise.all(servers.map(async s => {
+      await new Promise<void>(resolve => {
+        s.close(() => resolve())
+        s.closeIdleConnections()
+        setTimeout(() => { s.closeAllConnections(); resolve() }, 5000).unref()
+      })
+    }))
+    await node.container.cradle.repo.clearAddrs().catch(() => {})
+    await node.stop()
+  }
+}

@@ -1,0 +1,115 @@
+// Writing command output the way go-ipfs-cmds does: single JSON values, NDJSON channels and byte
+// streams; the first item is pulled before headers are committed so an early error is still a 500/400
+// JSON body, and a late error goes into the X-Stream-Error trailer.
+import { Readable } from 'node:stream'
+import type { Context } from 'koa'
+import { errorCode, errorMessage, ErrorCode } from '../core/errors.js'
+import type { Outcome } from '../registry/execute.js'
+import type { CommandSpec, TextCall } from '../registry/types.js'
+
+/** Go encoding/json: HTML-safe escaping and U+2028/2029 escaped; a trailing newline from json.Encoder. */
+export function goJson (value: unknown): string {
+  return JSON.stringify(value ?? null)
+    .replace(/[<>&\u2028\u2029]/g, c => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) + '\n'
+}
+
+export const ENCODINGS = new Set(['json', 'xml', 'text', 'textnl', 'octet-stream'])
+
+export function mimeOf (enc: string): string {
+  switch (enc) {
+    case 'json': return 'application/json'
+    case 'xml': return 'application/xml'
+    case 'octet-stream': return 'application/octet-stream'
+    default: return 'text/plain'
+  }
+}
+
+const PREAMBLE = 'X-Stream-Output, X-Chunked-Output, X-Content-Length'
+
+/** Headers every command-stage response carries (cmds doPreamble). */
+export function preamble (ctx: Context): void {
+  ctx.set('Access-Control-Allow-Headers', PREAMBLE)
+  ctx.set('Access-Control-Expose-Headers', PREAMBLE)
+  ctx.set('Trailer', 'X-Stream-Error')
+}
+
+function xmlEscape (s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#39;')
+}
+
+/** Render one value in an encoding. */
+export function encodeValue (value: unknown, enc: string, command: CommandSpec, call: TextCall): string {
+  if (enc === 'json') return goJson(value)
+  if (enc === 'xml') return `<Value>${xmlEscape(JSON.stringify(value))}</Value>`
+  const text = command.text != null ? command.text(value as never, call as never) : goJson(value)
+  return enc === 'textnl' ? text + '\n' : text
+}
+
+/** The error body before any output (cmds sendErr): 400 for Code 1, else 500. */
+export function sendError (ctx: Context, err: unknown, enc: string): void {
+  const code = errorCode(err)
+  const message = errorMessage(err)
+  ctx.status = code === ErrorCode.Client ? 400 : 500
+  preamble(ctx)
+  const encoding = ENCODINGS.has(enc) ? enc : 'json'
+  if (encoding === 'json') {
+    ctx.set('Content-Type', 'application/json')
+    ctx.body = Readable.from([goJson({ Message: message, Code: code, Type: 'error' })])
+  } else if (encoding === 'xml') {
+    ctx.set('Content-Type', 'application/xml')
+    ctx.body = Readable.from([`<Error><Message>${xmlEscape(message)}</Message><Code>${code}</Code></Error>`])
+  } else {
+    ctx.set('Content-Type', mimeOf(encoding))
+    ctx.body = Readable.from([encoding === 'textnl' ? message + '\n' : message])
+  }
+}
+
+/** Turn a late error into the trailer, then end the body normally. */
+async function * withTrailer<T> (ctx: Context, source: AsyncIterable<T>, first: IteratorResult<T>, it: AsyncIterator<T>, map: (x: T) => string | Uint8Array): AsyncGenerator<string | Uint8Array> {
+  try {
+    if (first.done !== true) yield map(first.value)
+    for (;;) {
+      const next = await it.next()
+      if (next.done === true) break
+      yield map(next.value)
+    }
+  } catch (err) {
+    ctx.res.addTrailers({ 'X-Stream-Error': errorMessage(err).replace(/[\r\n]+/g, ' ') })
+  }
+}
+
+/**
+ * Send an outcome. Throws (before anything is committed) when the command fails before its first item.
+ */
+export async function sendOutcome (ctx: Context, outcome: Outcome, enc: string, command: CommandSpec, call: TextCall): Promise<void> {
+  switch (outcome.kind) {
+    case 'single': {
+      preamble(ctx)
+      ctx.status = 200
+      ctx.set('Content-Type', mimeOf(enc))
+      ctx.body = Readable.from([encodeValue(outcome.value, enc, command, call)])
+      return
+    }
+    case 'ndjson': {
+      const it = outcome.items[Symbol.asyncIterator]()
+      const first = await it.next()
+      preamble(ctx)
+      ctx.status = 200
+      ctx.set('Content-Type', mimeOf(enc))
+      ctx.set('X-Chunked-Output', '1')
+      ctx.body = Readable.from(withTrailer(ctx, outcome.items, first, it, v => encodeValue(v, enc, command, call)), { objectMode: false })
+      return
+    }
+    case 'bytes': {
+      const it = outcome.body[Symbol.asyncIterator]()
+      const first = await it.next()
+      preamble(ctx)
+      ctx.status = 200
+      const fixed = outcome.contentType ?? command.contentType
+      ctx.set('Content-Type', fixed ?? (enc === 'json' ? 'text/plain' : mimeOf(enc)))
+      ctx.set('X-Stream-Output', '1')
+      if (outcome.length != null) ctx.set('X-Content-Length', String(outcome.length))
+      ctx.body = Readable.from(withTrailer(ctx, outcome.body, first, it, b => b), { objectMode: false })
+    }
+  }
+}
