@@ -21,6 +21,7 @@ import { createNodeControl } from './node.js'
 import { createCidEncoder } from './cid-encoder.js'
 import type { Registry } from '../registry/registry.js'
 import type { Logger } from 'winston'
+import { RwLock } from './util/rwlock.js'
 
 export interface CoreInit {
   /** repo folder; omitted: everything in memory (tests, embedding) */
@@ -28,6 +29,8 @@ export interface CoreInit {
   /** in-memory repos: the config to start from (a fresh identity otherwise) */
   config?: KuboConfig
   configFile?: string
+  /** read config and keystore only: no lock, in-memory stores (CLI commands that may run beside a daemon) */
+  readOnly?: boolean
   /** start libp2p */
   online?: boolean
   /** inside `tsipfs daemon` */
@@ -53,7 +56,11 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
     let datastore: Datastore
     let blockstore: Blockstore
     const repoPath = init.repoPath ?? ''
-    if (repoPath !== '') {
+    if (repoPath !== '' && init.readOnly === true) {
+      config = await readRepoConfig(repoPath, init.configFile)
+      datastore = new MemoryDatastore()
+      blockstore = new MemoryBlockstore()
+    } else if (repoPath !== '') {
       config = await readRepoConfig(repoPath, init.configFile)
       lock = await acquireLock(repoPath)
       const level = new LevelDatastore(path.join(repoPath, 'datastore'))
@@ -93,6 +100,7 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       libp2p: asValue(libp2p),
       registry: asValue(init.registry),
       requestLog: asValue(new RequestLog()),
+      gcLock: asValue(new RwLock()),
       node: asValue(createNodeControl({ daemon: init.daemon === true, online: libp2p != null, shutdown: init.shutdown }))
     })
     const held = lock

@@ -12,6 +12,7 @@ import type { RequestLog } from './request-log.js'
 import type { NodeControl } from './node.js'
 import type { CidEncoder } from './cid-encoder.js'
 import type { Registry } from '../registry/registry.js'
+import type { RwLock } from './util/rwlock.js'
 
 export interface Cradle {
   /** the repo folder ('' for an in-memory repo) */
@@ -28,6 +29,8 @@ export interface Cradle {
   registry: Registry
   requestLog: RequestLog
   node: NodeControl
+  /** shared by writers of new blocks (add, import, pin), exclusive for garbage collection */
+  gcLock: RwLock
 }
 
 /** Per-request keys, registered in a scope created for each invocation. */

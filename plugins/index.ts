@@ -1,9 +1,29 @@
 // The built-in plugins, in a fixed order (no auto-loading: grep-able, deterministic).
 import type { Plugin } from '../registry/types.js'
 import { cliPlugin } from './cli/index.js'
+import { versionPlugin } from './version/index.js'
+import { idPlugin } from './id/index.js'
+import { commandsPlugin } from './commands/index.js'
+import { logPlugin } from './log/index.js'
+import { diagPlugin } from './diag/index.js'
+import { shutdownPlugin } from './shutdown/index.js'
+import { removedPlugin } from './removed/index.js'
+import { keyPlugin } from './key/index.js'
+import { cidPlugin } from './cid/index.js'
+import { multibasePlugin } from './multibase/index.js'
 
 export function builtinPlugins (): Plugin[] {
   return [
-    cliPlugin()
+    cliPlugin(),
+    keyPlugin(),
+    versionPlugin(),
+    idPlugin(),
+    commandsPlugin(),
+    logPlugin(),
+    diagPlugin(),
+    shutdownPlugin(),
+    removedPlugin(),
+    cidPlugin(),
+    multibasePlugin()
   ]
 }

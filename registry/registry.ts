@@ -142,7 +142,8 @@ export class Registry {
 
   /** The CLI runs it in-process even with a daemon (Kubo doesNotUseRepo). */
   noRepo (path: readonly string[]): boolean {
-    return this.chain(path).some(n => n.command?.noRepo === true || n.group?.noRepo === true)
+    const node = this.node(path)
+    return node?.command?.noRepo === true || node?.group?.noRepo === true
   }
 
   /**

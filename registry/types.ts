@@ -123,6 +123,8 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   noRepo?: boolean
   /** exists only in the CLI (daemon, init): not routed, not in /api/v0/commands */
   cliOnly?: boolean
+  /** in-process CLI runs: 'readonly' opens config and keystore without the repo lock (works beside a daemon, like Kubo's key export) */
+  repoAccess?: 'readonly'
   /** string-stdin args: after required args, append all remaining body lines (Kubo ParseBodyArgs) */
   bodyArgs?: boolean
   output: OutputKind | ((opts: OptionValues<O> & GlobalOptionValues) => OutputKind)
@@ -133,6 +135,16 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   text?: (value: Out, call: TextCall<OptionValues<O>>) => string
   /** ndjson text: where the CLI writes each rendered value (Kubo's PostRun writes progress to stderr) */
   textStream?: (value: Out) => 'stdout' | 'stderr'
+  /**
+   * Client-side handling in the CLI instead of plain rendering (Kubo's PostRun): e.g. `get` writes
+   * files, `add` draws a progress bar. Gets the decoded outcome, whether it came over HTTP or in-process.
+   */
+  cliRender?: (outcome: import('./execute.js').Outcome, call: TextCall<OptionValues<O>>, io: CliIO) => Promise<void>
+  /**
+   * CLI only, before the request is built (Kubo's PreRun): options to set when not given, keyed by
+   * canonical name with wire values (`add` turns `progress` on when stderr is a terminal).
+   */
+  cliDefaults?: (given: (name: string) => string | undefined, io: { isTTY: boolean }) => Record<string, string>
 }
 
 /** What a text encoder sees: the options (typed) and the path; no deps, because the CLI renders remotely fetched values. */
@@ -140,6 +152,17 @@ export interface TextCall<Opts = Record<string, unknown>> {
   path: readonly string[]
   args: string[]
   options: Opts & GlobalOptionValues
+}
+
+/** What a cliRender hook may use. */
+export interface CliIO {
+  stdout: NodeJS.WritableStream
+  stderr: NodeJS.WritableStream
+  /** stderr is a terminal (progress bars) */
+  isTTY: boolean
+  cwd: string
+  /** total bytes of the local files being sent, when known (add's progress bar) */
+  inputSize?: number
 }
 
 export interface GroupSpec {

@@ -10,7 +10,8 @@ import { parseGoDuration } from '../core/util/duration.js'
 import type { KuboConfig } from '../core/config/index.js'
 import { execute, textCall } from '../registry/execute.js'
 import type { InvokeInput } from '../registry/registry.js'
-import { ENCODINGS, sendError, sendOutcome } from './respond.js'
+import { ENCODINGS, preamble, sendError, sendOutcome } from './respond.js'
+import { Readable } from 'node:stream'
 import { bodyLines, multipartBoundary, multipartFiles } from './multipart.js'
 
 const ACCESS_DENIED = 'Kubo RPC Access Denied: Please provide a valid authorization token as defined in the API.Authorizations configuration.'
@@ -155,8 +156,8 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
         ctx.status = 200
         ctx.set('Content-Type', 'application/json')
         ctx.set('X-Chunked-Output', '1')
-        ctx.set('Trailer', 'X-Stream-Error')
-        ctx.body = ''
+        preamble(ctx)
+        ctx.body = Readable.from([])
         drain(ctx)
         return
       }

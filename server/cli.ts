@@ -1,12 +1,13 @@
 // The CLI front end, driven by the same registry as the RPC server (go-ipfs-cmds cli/ + http/client.go):
 // parse argv with the command's spec, POST to the daemon (or run in-process), decode, render with `text`.
 import http from 'node:http'
-import { createReadStream, promises as fs } from 'node:fs'
+import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { Registry, type TreeNode } from '../registry/registry.js'
 import { errorMessage, NotOnlineError, RequestParseError, RpcError } from '../core/errors.js'
 import { builtinPlugins } from '../plugins/index.js'
 import { defaultRepoPath, isInitialized, readApiFile } from '../core/repo/index.js'
+import { lockOwner } from '../core/repo/lock.js'
 import { loadConfigFile } from '../core/config/index.js'
 import { execute, textCall, type Outcome } from '../registry/execute.js'
 import type { CommandSpec, FileEntry, TextCall } from '../registry/types.js'
@@ -15,6 +16,7 @@ import { goJson } from './respond.js'
 import { authHeaderFor } from './app.js'
 import { listenTarget } from './daemon.js'
 import { helpText } from './help.js'
+import { collectFiles, partName, totalSize } from './cli-files.js'
 
 interface ParsedArgv {
   path: string[]
@@ -71,42 +73,11 @@ async function * stdinStream (): AsyncGenerator<Uint8Array> {
   for await (const c of process.stdin) yield c as Buffer
 }
 
-interface CliFiles { entries: FileEntry[], count: number }
-
-/** Local files (and folders with -r) as the multipart entries a Kubo client would send. */
-async function collectFiles (paths: string[], recursive: boolean, hidden: boolean): Promise<FileEntry[]> {
-  const out: FileEntry[] = []
-  const walk = async (abs: string, rel: string): Promise<void> => {
-    const st = await fs.lstat(abs).catch(() => { throw new RpcError(`lstat ${abs}: no such file or directory`) })
-    if (st.isSymbolicLink()) {
-      out.push({ path: rel, type: 'symlink', target: await fs.readlink(abs) })
-    } else if (st.isDirectory()) {
-      out.push({ path: rel, type: 'directory' })
-      for (const name of (await fs.readdir(abs)).sort()) {
-        if (!hidden && name.startsWith('.')) continue
-        await walk(path.join(abs, name), rel === '' ? name : `${rel}/${name}`)
-      }
-    } else if (st.isFile()) {
-      out.push({ path: rel, type: 'file', content: createReadStream(abs), abspath: abs })
-    } else {
-      throw new RpcError(`unrecognized file type for ${abs}: ${st.mode.toString(8)}`)
-    }
-  }
-  for (const p of paths) {
-    const abs = path.resolve(p)
-    const st = await fs.stat(abs).catch(() => undefined)
-    if (st == null) throw new RpcError(`lstat ${p}: no such file or directory`)
-    if (st.isDirectory() && !recursive) throw new RpcError(`'${p}' is a directory, use the '-r' flag to specify directories`)
-    await walk(abs, path.basename(abs))
-  }
-  return out
-}
-
 /** A multipart body as kubo's clients send it. */
 async function * multipartBody (entries: FileEntry[], boundary: string): AsyncGenerator<Uint8Array> {
   let i = 0
   for (const e of entries) {
-    const name = i++ === 0 ? 'file' : `file-${i - 1}`
+    const name = partName(e, i++ === 0 ? 'file' : `file-${i - 1}`)
     const type = e.type === 'directory' ? 'application/x-directory' : e.type === 'symlink' ? 'application/symlink' : 'application/octet-stream'
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${encodeURIComponent(e.path)}"\r\nContent-Type: ${type}\r\n`
     if (e.abspath != null) head += `Abspath-Encoded: ${encodeURIComponent(e.abspath)}\r\n`
@@ -226,7 +197,11 @@ function renderValue (command: CommandSpec, value: unknown, call: TextCall, enc:
   return JSON.stringify(value, null, 2) + '\n'
 }
 
-async function render (command: CommandSpec, outcome: Outcome, call: TextCall, enc: string): Promise<void> {
+async function render (command: CommandSpec, outcome: Outcome, call: TextCall, enc: string, inputSize?: number): Promise<void> {
+  if (command.cliRender != null && enc !== 'json') {
+    await command.cliRender(outcome, call as never, { stdout: process.stdout, stderr: process.stderr, isTTY: process.stderr.isTTY === true, cwd: process.cwd(), inputSize })
+    return
+  }
   switch (outcome.kind) {
     case 'single':
       if (outcome.value !== undefined) await write(process.stdout, renderValue(command, outcome.value, call, enc))
@@ -302,8 +277,31 @@ async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec
       const v = [...parsed.raw.entries()].find(([k]) => table.get(k)?.canonical === name)?.[1]?.[0]
       return v != null && ['true', '1', 't', ''].includes(v.toLowerCase())
     }
-    if (filePaths.length > 0) files = await collectFiles(filePaths, fileDef.recursive === true && flag('recursive'), flag('hidden'))
-    else if (fileDef.stdin === true && !process.stdin.isTTY) files = [{ path: '', type: 'file', content: stdinStream() }]
+    const value = (name: string): string | undefined => [...parsed.raw.entries()].find(([k]) => table.get(k)?.canonical === name)?.[1]?.[0]
+    const values = (name: string): string[] => [...parsed.raw.entries()].filter(([k]) => table.get(k)?.canonical === name).flatMap(([, v]) => v)
+    const stdinName = value('stdin-name') ?? ''
+    if (filePaths.length > 0) {
+      files = await collectFiles(filePaths, {
+        recursive: flag('recursive'),
+        hidden: flag('hidden'),
+        ignore: values('ignore'),
+        ignoreRulesPath: value('ignore-rules-path'),
+        derefArgs: flag('dereference-args'),
+        derefSymlinks: flag('dereference-symlinks'),
+        stdinName,
+        stdin: stdinStream,
+        argName: fileDef.name,
+        argRecursive: fileDef.recursive === true
+      })
+    } else if (fileDef.stdin === true && !process.stdin.isTTY) files = [{ path: stdinName, type: 'file', content: stdinStream(), abspath: '/dev/stdin' }]
+  }
+  if (command.cliDefaults != null) {
+    // Kubo's PreRun: options the CLI fills in before sending
+    const table = registry.optionTable(command.path)
+    const given = (name: string): string | undefined => [...parsed.raw.entries()].find(([k]) => table.get(k)?.canonical === name)?.[1]?.[0]
+    for (const [k, v] of Object.entries(command.cliDefaults(given, { isTTY: process.stderr.isTTY === true }))) {
+      if (given(k) === undefined) parsed.raw.set(k, [v])
+    }
   }
   let stdinLines: string[] | undefined
   const last = defs[defs.length - 1]
@@ -336,19 +334,22 @@ async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec
     }
     const res = await post(target, command.path as string[], query, body)
     const outcome = await outcomeOf(res, prepared.output)
-    await render(command, outcome, textCall(prepared), enc)
+    await render(command, outcome, textCall(prepared), enc, totalSize(files))
     return
   }
   if (command.cli === false) throw new NotOnlineError("This command must be run in online mode. Try running 'ipfs daemon' first.")
-  const useRepo = !registry.noRepo(command.path) && httpOk
+  const useRepo = !registry.noRepo(command.path)
   if (useRepo && !await isInitialized(repoPath)) throw new RpcError(`no IPFS repo found in ${repoPath}.\nplease run: 'ipfs init'`)
-  const node = await createNode(useRepo ? { repoPath, online: false } : { online: false, noExternalPlugins: true })
+  if (useRepo && !httpOk && command.repoAccess !== 'readonly' && command.cliOnly !== true && await lockOwner(repoPath) != null) {
+    throw new RpcError('ipfs daemon is running. please stop it to run this command')
+  }
+  const node = await createNode(useRepo ? { repoPath, online: false, readOnly: command.repoAccess === 'readonly' } : { online: false, noExternalPlugins: true })
   try {
     await node.start()
     const prepared = node.registry.prepare(command.path, input)
     const controller = new AbortController()
     const outcome = await execute(prepared, node.container, { signal: controller.signal })
-    await render(command, outcome, textCall(prepared), enc)
+    await render(command, outcome, textCall(prepared), enc, totalSize(files))
   } finally {
     await node.stop()
   }

@@ -43,6 +43,34 @@ export function setPath (cfg: KuboConfig, parts: string[], value: Json): void {
   cur[parts[parts.length - 1]] = value
 }
 
+/** Kubo's common.MapGetKV: the value at a dotted key, or `X not found` / `X key is not a map`. */
+export function mapGetKV (cfg: Json, key: string): Json {
+  const parts = keyParts(key)
+  let cur: Json = cfg
+  for (let i = 0; i < parts.length; i++) {
+    const sofar = parts.slice(0, i).join('.')
+    if (cur == null || typeof cur !== 'object' || Array.isArray(cur)) throw new Error(`${sofar} key is not a map`)
+    if (!Object.hasOwn(cur, parts[i])) throw new Error(`${sofar !== '' ? sofar + '.' : ''}${parts[i]} not found`)
+    cur = cur[parts[i]]
+  }
+  return cur
+}
+
+/** Kubo's common.MapSetKV: creates missing or null objects on the way, fails on other values. */
+export function mapSetKV (cfg: KuboConfig, key: string, value: Json): void {
+  const parts = keyParts(key)
+  let cur: Json = cfg
+  for (let i = 0; i < parts.length; i++) {
+    if (cur == null || typeof cur !== 'object' || Array.isArray(cur)) throw new Error(`${parts.slice(0, i).join('.')} key is not a map`)
+    if (i === parts.length - 1) {
+      cur[parts[i]] = value
+      break
+    }
+    if (cur[parts[i]] === undefined || cur[parts[i]] === null) cur[parts[i]] = {}
+    cur = cur[parts[i]]
+  }
+}
+
 /** Kubo writes config as 2-space indented JSON. */
 export const serializeConfig = (cfg: KuboConfig): string => JSON.stringify(cfg, null, 2)
 

@@ -60,13 +60,14 @@ export function createLogging (init: LoggingInit = {}): Logging {
     getLevel: (sub) => sub === '*' ? defaultLevel : levelOf(sub),
     levels: () => {
       const out: Record<string, string> = { '*': defaultLevel }
-      for (const s of [...known].sort()) out[s] = levelOf(s)
+      // like go-log: created loggers plus subsystems whose level was set before they log
+      for (const s of [...new Set([...known, ...own.keys()])].sort()) out[s] = levelOf(s)
       return out
     },
     setLevel: (sub, level) => {
       if (sub === 'all' || sub === '*') {
         defaultLevel = level
-        own.clear()
+        for (const s of own.keys()) own.set(s, level)
       } else {
         own.set(sub, level)
       }

@@ -1,0 +1,16 @@
+// diag family: diag/cmds (+ clear, set-time), diag/sys, diag/healthy.
+import type { Plugin } from '../../registry/types.js'
+import { diagCmds } from './cmds.js'
+import { diagCmdsClear } from './clear.js'
+import { diagCmdsSetTime } from './set-time.js'
+import { diagSys } from './sys.js'
+import { diagHealthy } from './healthy.js'
+
+export function diagPlugin (): Plugin {
+  return {
+    name: 'diag',
+    requires: ['requestLog', 'blockstore'],
+    groups: [{ path: ['diag'], description: 'Generate diagnostic reports.' }],
+    commands: [diagCmds, diagCmdsClear, diagCmdsSetTime, diagSys, diagHealthy]
+  }
+}

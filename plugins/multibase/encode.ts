@@ -1,0 +1,33 @@
+// ipfs multibase encode (Kubo core/commands/multibase.go).
+import { defineCommand } from '../../registry/define.js'
+import { RpcError } from '../../core/errors.js'
+import { encodeMultibase, encoderByName } from './codec.js'
+import { readFileArg } from './file-arg.js'
+
+export const multibaseEncode = defineCommand({
+  path: ['multibase', 'encode'],
+  description: 'Encode data into multibase string',
+  help: `This command expects a file name or data provided via stdin.
+
+By default it will use URL-safe base64url encoding,
+but one can customize used base with -b:
+
+  > echo hello | ipfs multibase encode -b base16 > output_file
+  > cat output_file
+  f68656c6c6f0a
+
+  > echo hello > input_file
+  > ipfs multibase encode -b base16 input_file
+  f68656c6c6f0a`,
+  noRepo: true,
+  args: [{ name: 'file', kind: 'file', required: true, stdin: true, description: 'data to encode' }],
+  options: {
+    b: { type: 'string', default: 'base64url', description: 'multibase encoding' }
+  },
+  output: 'bytes',
+  async run ({ options, files }): Promise<Uint8Array> {
+    let base: number
+    try { base = encoderByName(options.b) } catch (err) { throw new RpcError((err as Error).message) }
+    return encodeMultibase(base, await readFileArg(files))
+  }
+})

@@ -1,0 +1,97 @@
+// Go string semantics that show up in Kubo's messages: UTF-8 decoding of raw bytes, %q quoting,
+// unicode.IsPrint.
+
+export const RUNE_ERROR = 0xfffd
+
+/** Go's utf8.DecodeRune: the rune at `i` and its size; invalid or short input gives (U+FFFD, 1). */
+export function decodeRune (bytes: Uint8Array, i: number): [rune: number, size: number] {
+  const b0 = bytes[i]
+  if (b0 < 0x80) return [b0, 1]
+  const cont = (k: number): number => {
+    const b = bytes[i + k]
+    return b !== undefined && (b & 0xc0) === 0x80 ? b & 0x3f : -1
+  }
+  if (b0 >= 0xc2 && b0 <= 0xdf) {
+    const c1 = cont(1)
+    if (c1 >= 0) return [((b0 & 0x1f) << 6) | c1, 2]
+  } else if (b0 >= 0xe0 && b0 <= 0xef) {
+    const c1 = cont(1)
+    const c2 = cont(2)
+    if (c1 >= 0 && c2 >= 0) {
+      const r = ((b0 & 0x0f) << 12) | (c1 << 6) | c2
+      if (r >= 0x800 && (r < 0xd800 || r > 0xdfff)) return [r, 3]
+    }
+  } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const c1 = cont(1)
+    const c2 = cont(2)
+    const c3 = cont(3)
+    if (c1 >= 0 && c2 >= 0 && c3 >= 0) {
+      const r = ((b0 & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3
+      if (r >= 0x10000 && r <= 0x10ffff) return [r, 4]
+    }
+  }
+  return [RUNE_ERROR, 1]
+}
+
+/** Go's `for _, r := range string(bytes)`. */
+export function * runes (bytes: Uint8Array): Generator<[rune: number, offset: number, size: number]> {
+  for (let i = 0; i < bytes.length;) {
+    const [r, size] = decodeRune(bytes, i)
+    yield [r, i, size]
+    i += size
+  }
+}
+
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u
+
+/** Go's unicode.IsPrint (letters, marks, numbers, punctuation, symbols and the ASCII space). */
+export function isPrint (r: number): boolean {
+  if (r === 0x20) return true
+  if (r < 0 || r > 0x10ffff || (r >= 0xd800 && r <= 0xdfff)) return false
+  return PRINTABLE.test(String.fromCodePoint(r))
+}
+
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0')
+
+function quoteRuneInto (r: number, quote: string): string {
+  const ch = String.fromCodePoint(r)
+  if (ch === quote || ch === '\\') return '\\' + ch
+  if (isPrint(r)) return ch
+  switch (r) {
+    case 0x07: return '\\a'
+    case 0x08: return '\\b'
+    case 0x0c: return '\\f'
+    case 0x0a: return '\\n'
+    case 0x0d: return '\\r'
+    case 0x09: return '\\t'
+    case 0x0b: return '\\v'
+  }
+  if (r < 0x20 || r === 0x7f) return '\\x' + hex(r, 2)
+  if (r < 0x10000) return '\\u' + hex(r, 4)
+  return '\\U' + hex(r, 8)
+}
+
+/** Go's strconv.Quote (`%q` of a string); invalid UTF-8 bytes become \xNN. */
+export function goQuote (value: string | Uint8Array): string {
+  const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value
+  let out = '"'
+  for (const [r, offset, size] of runes(bytes)) {
+    if (r === RUNE_ERROR && size === 1) {
+      out += '\\x' + hex(bytes[offset], 2)
+      continue
+    }
+    out += quoteRuneInto(r, '"')
+  }
+  return out + '"'
+}
+
+/** Go's strconv.QuoteRune (`%q` of a rune). */
+export function goQuoteRune (r: number): string {
+  return "'" + quoteRuneInto(r, "'") + "'"
+}
+
+/** Go's `%#U`: U+0041 'A' (the quoted character only when printable). */
+export function goUnicode (r: number): string {
+  const code = 'U+' + r.toString(16).toUpperCase().padStart(4, '0')
+  return isPrint(r) ? `${code} '${String.fromCodePoint(r)}'` : code
+}

@@ -1,0 +1,156 @@
+import { expect } from 'chai'
+import { createTestNode, type TestNode } from '../../helpers/node.js'
+import { textCall } from '../../../registry/execute.js'
+import type { InvokeInput } from '../../../registry/registry.js'
+import { diagPlugin } from '../../../plugins/diag/index.js'
+import { renderRequests, goStamp } from '../../../plugins/diag/cmds.js'
+import { formatGoDuration, parseGoDuration } from '../../../plugins/diag/duration.js'
+import { tabwrite } from '../../../plugins/diag/tabwriter.js'
+import { goSprintS } from '../../../plugins/diag/sys.js'
+import type { RequestLogEntry } from '../../../core/request-log.js'
+
+async function rejection (p: Promise<unknown>): Promise<Error> {
+  try { await p } catch (err) { return err as Error }
+  throw new Error('expected a rejection')
+}
+
+async function render (node: TestNode, path: string, input: InvokeInput = {}): Promise<string> {
+  const prepared = node.registry.prepare(path.split('/'), input)
+  const value = await node.invoke(path, input)
+  return prepared.command.text?.(value, textCall(prepared) as never) ?? ''
+}
+
+describe('diag plugin', () => {
+  let node: TestNode
+  beforeEach(async () => { node = await createTestNode({ plugins: [diagPlugin()] }) })
+  afterEach(async () => { await node.stop() })
+
+  describe('diag/cmds', () => {
+    it('is NoLocal and lists requests as ReqLogEntry values', async () => {
+      expect(node.registry.node(['diag', 'cmds'])?.command?.cli).to.equal(false)
+      const log = node.container.cradle.requestLog
+      log.add('pin/add', ['QmX'], { recursive: true }).finish()
+      log.add('log/tail', [], {})
+      const out: RequestLogEntry[] = await node.invoke('diag/cmds')
+      expect(out).to.have.length(2)
+      expect(Object.keys(out[0])).to.deep.equal(['StartTime', 'EndTime', 'Active', 'Command', 'Options', 'Args', 'ID'])
+      expect(out[0]).to.include({ Command: 'pin/add', Active: false })
+      expect(out[0].Args).to.deep.equal(['QmX'])
+      expect(out[1]).to.include({ Command: 'log/tail', Active: true })
+    })
+
+    it('clear drops finished requests and answers nothing', async () => {
+      const log = node.container.cradle.requestLog
+      log.add('a', [], {}).finish()
+      log.add('b', [], {})
+      expect(await node.invoke('diag/cmds/clear')).to.deep.equal([])
+      expect((await node.invoke('diag/cmds')).map((e: RequestLogEntry) => e.Command)).to.deep.equal(['b'])
+    })
+
+    it('set-time takes a Go duration', async () => {
+      expect(await node.invoke('diag/cmds/set-time', { args: ['1m30s'] })).to.deep.equal([])
+      expect(node.container.cradle.requestLog.keepMs).to.equal(90_000)
+      await node.invoke('diag/cmds/set-time', { args: ['250ms'] })
+      expect(node.container.cradle.requestLog.keepMs).to.equal(250)
+    })
+
+    it('set-time with a bad duration: Go’s errors', async () => {
+      expect((await rejection(node.invoke('diag/cmds/set-time', { args: ['abc'] }))).message).to.equal('time: invalid duration "abc"')
+      expect((await rejection(node.invoke('diag/cmds/set-time', { args: ['5'] }))).message).to.equal('time: missing unit in duration "5"')
+      expect((await rejection(node.invoke('diag/cmds/set-time', { args: ['5x'] }))).message).to.equal('time: unknown unit "x" in duration "5x"')
+      expect((await rejection(node.invoke('diag/cmds/set-time', {}))).message).to.equal('argument "time" is required')
+    })
+
+    it('set-time 0 keeps no finished request', async () => {
+      const log = node.container.cradle.requestLog
+      log.add('old', [], {}).finish()
+      await node.invoke('diag/cmds/set-time', { args: ['0'] })
+      await new Promise(resolve => setTimeout(resolve, 5))
+      expect(await node.invoke('diag/cmds')).to.deep.equal([])
+    })
+
+    it('text: Kubo’s tabwriter table', () => {
+      const start = new Date(2026, 0, 5, 3, 4, 5)
+      const entries: RequestLogEntry[] = [
+        { StartTime: start.toISOString(), EndTime: new Date(start.getTime() + 1500).toISOString(), Active: false, Command: 'id', Options: { encoding: 'json', 'stream-channels': true }, Args: [], ID: 0 },
+        { StartTime: start.toISOString(), EndTime: '0001-01-01T00:00:00Z', Active: true, Command: 'log/tail', Options: {}, Args: ['a', 'b'], ID: 12 }
+      ]
+      const now = start.getTime() + 61_000
+      expect(renderRequests(entries, false, now)).to.equal(
+        'Command   Active  StartTime        RunTime\n' +
+        'id        false   Jan  5 03:04:05  1.5s\n' +
+        'log/tail  true    Jan  5 03:04:05  1m1s\n')
+      expect(renderRequests(entries, true, now)).to.equal(
+        'ID  Command   Arguments  Options                                Active  StartTime        RunTime\n' +
+        '0   id        []         [encoding=json,stream-channels=true,]  false   Jan  5 03:04:05  1.5s\n' +
+        '12  log/tail  [a b]      []                                     true    Jan  5 03:04:05  1m1s\n')
+    })
+
+    it('text through the command, with --verbose/-v', async () => {
+      node.container.cradle.requestLog.add('version', [], {}).finish()
+      expect((await render(node, 'diag/cmds')).split('\n')[0]).to.equal('Command  Active  StartTime        RunTime')
+      expect((await render(node, 'diag/cmds', { query: [['v', ['true']]] })).split('\n')[0]).to.match(/^ID {2}Command {2}Arguments {2}Options {2}/)
+    })
+  })
+
+  describe('helpers', () => {
+    it('Go time.Stamp', () => {
+      expect(goStamp(new Date(2026, 10, 23, 14, 5, 9))).to.equal('Nov 23 14:05:09')
+    })
+
+    it('Go Duration.String()', () => {
+      expect(formatGoDuration(0)).to.equal('0s')
+      expect(formatGoDuration(999)).to.equal('999ns')
+      expect(formatGoDuration(1500)).to.equal('1.5µs')
+      expect(formatGoDuration(1_500_000)).to.equal('1.5ms')
+      expect(formatGoDuration(60e9)).to.equal('1m0s')
+      expect(formatGoDuration(3723.5e9)).to.equal('1h2m3.5s')
+      expect(formatGoDuration(-2e9)).to.equal('-2s')
+    })
+
+    it('Go time.ParseDuration', () => {
+      expect(parseGoDuration('1h2m3.5s')).to.equal(3723.5e9)
+      expect(parseGoDuration('-1.5ms')).to.equal(-1.5e6)
+      expect(parseGoDuration('.5s')).to.equal(0.5e9)
+      expect(parseGoDuration('10µs')).to.equal(10_000)
+      expect(parseGoDuration('0')).to.equal(0)
+      expect(() => parseGoDuration('')).to.throw('time: invalid duration ""')
+      expect(() => parseGoDuration('.s')).to.throw('time: invalid duration ".s"')
+    })
+
+    it('tabwriter: column blocks end where a line has fewer cells', () => {
+      expect(tabwrite('a\tbbbbbb\tc\nxx\ty\n', { minwidth: 4, padding: 2 })).to.equal('a   bbbbbb  c\nxx  y\n')
+    })
+  })
+
+  describe('diag/sys', () => {
+    it('answers Kubo’s map, keys sorted, with real values', async () => {
+      const out = await node.invoke('diag/sys')
+      expect(Object.keys(out)).to.deep.equal(['diskinfo', 'environment', 'ipfs_commit', 'ipfs_version', 'memory', 'net', 'runtime'])
+      expect(Object.keys(out.diskinfo)).to.deep.equal(['free_space', 'fstype', 'total_space'])
+      expect(out.diskinfo.total_space).to.be.a('number').greaterThan(0)
+      expect(out.diskinfo.fstype).to.match(/^\d+$/)
+      expect(Object.keys(out.environment)).to.deep.equal(['GOPATH', 'IPFS_PATH'])
+      expect(out.ipfs_version).to.equal('0.40.1')
+      expect(out.memory.virt).to.be.greaterThan(0)
+      expect(out.net.online).to.equal(false)
+      expect(out.net.interface_addresses).to.include('/ip4/127.0.0.1')
+      expect(Object.keys(out.runtime)).to.deep.equal(['arch', 'compiler', 'gomaxprocs', 'numcpu', 'numgoroutines', 'os', 'version'])
+      expect(out.runtime.version).to.equal(`node-${process.version}`)
+      expect(out.runtime.numcpu).to.be.greaterThan(0)
+    })
+
+    it('text: Go’s %s of the map (Kubo has no text encoder here)', async () => {
+      const text = await render(node, 'diag/sys')
+      expect(text).to.match(/^map\[diskinfo:map\[free_space:%!s\(uint64=\d+\) fstype:\d+ total_space:%!s\(uint64=\d+\)\] environment:map\[GOPATH:\S* IPFS_PATH:\S*\] ipfs_commit: ipfs_version:0\.40\.1 memory:map\[swap:%!s\(uint64=\d+\) virt:%!s\(uint64=\d+\)\] net:map\[interface_addresses:\[.*\] online:%!s\(bool=false\)\] runtime:map\[arch:\w+ compiler:v8 gomaxprocs:%!s\(int=1\) numcpu:%!s\(int=\d+\) numgoroutines:%!s\(int=\d+\) os:\w+ version:node-v[\d.]+\]\]$/)
+      expect(goSprintS({ b: ['x', 'y'], a: true })).to.equal('map[a:%!s(bool=true) b:[x y]]')
+    })
+  })
+
+  describe('diag/healthy', () => {
+    it('answers "ok" (text: no newline)', async () => {
+      expect(await node.invoke('diag/healthy')).to.equal('ok')
+      expect(await render(node, 'diag/healthy')).to.equal('ok')
+    })
+  })
+})

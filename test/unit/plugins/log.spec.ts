@@ -1,0 +1,154 @@
+import { expect } from 'chai'
+import { createTestNode, type TestNode } from '../../helpers/node.js'
+import { textCall } from '../../../registry/execute.js'
+import type { InvokeInput } from '../../../registry/registry.js'
+import { logPlugin } from '../../../plugins/log/index.js'
+import { createLogging } from '../../../core/logger/index.js'
+
+async function rejection (p: Promise<unknown>): Promise<Error> {
+  try { await p } catch (err) { return err as Error }
+  throw new Error('expected a rejection')
+}
+
+async function render (node: TestNode, path: string, input: InvokeInput = {}): Promise<string> {
+  const prepared = node.registry.prepare(path.split('/'), input)
+  const value = await node.invoke(path, input)
+  return prepared.command.text?.(value, textCall(prepared) as never) ?? ''
+}
+
+describe('log plugin', () => {
+  let node: TestNode
+  beforeEach(async () => {
+    // a fresh logging service per test: levels are process-wide state in Kubo, per node here
+    const logging = createLogging({ level: 'error' })
+    logging.forComponent('core')
+    logging.forComponent('dht')
+    node = await createTestNode({ plugins: [logPlugin()], logging })
+  })
+  afterEach(async () => { await node.stop() })
+
+  describe('log/level', () => {
+    it('is NoLocal (the CLI needs a daemon)', () => {
+      expect(node.registry.node(['log', 'level'])?.command?.cli).to.equal(false)
+    })
+
+    it('no arguments: only the default level, under the "" key', async () => {
+      expect(await node.invoke('log/level')).to.deep.equal({ Levels: { '': 'error' } })
+      expect(await render(node, 'log/level')).to.equal('error\n')
+    })
+
+    it('one subsystem: its level', async () => {
+      expect(await node.invoke('log/level', { args: ['core'] })).to.deep.equal({ Levels: { core: 'error' } })
+      expect(await render(node, 'log/level', { args: ['core'] })).to.equal('error\n')
+      // the JSON encoding keeps the names in the text form (Kubo's isRPC branch)
+      expect(await render(node, 'log/level', { args: ['core'], options: { encoding: 'json' } })).to.equal('core: error\n')
+    })
+
+    it('an unknown subsystem: go-log’s error', async () => {
+      expect((await rejection(node.invoke('log/level', { args: ['nope'] }))).message).to.equal('error: No such logger')
+    })
+
+    it('set one subsystem: message, new level, default unchanged', async () => {
+      const out = await node.invoke('log/level', { args: ['core', 'debug'] })
+      expect(out).to.deep.equal({ Message: "Changed log level of 'core' to 'debug'\n" })
+      expect(Object.keys(out)).to.deep.equal(['Message'])
+      expect(await render(node, 'log/level', { args: ['core', 'info'] })).to.equal("Changed log level of 'core' to 'info'\n")
+      expect(await node.invoke('log/level', { args: ['core'] })).to.deep.equal({ Levels: { core: 'info' } })
+      expect(await node.invoke('log/level')).to.deep.equal({ Levels: { '': 'error' } })
+      expect(node.container.cradle.logging.getLevel('dht')).to.equal('error')
+    })
+
+    it("'all' and '*' list every subsystem with the default as (default)", async () => {
+      await node.invoke('log/level', { args: ['dht', 'warn'] })
+      const all = await node.invoke('log/level', { args: ['all'] })
+      expect(all.Levels['(default)']).to.equal('error')
+      expect(all.Levels.dht).to.equal('warn')
+      expect(all.Levels.core).to.equal('error')
+      expect(all.Levels).to.not.have.property('*')
+      expect(await node.invoke('log/level', { args: ['*'] })).to.deep.equal(all)
+      const text = await render(node, 'log/level', { args: ['all'] })
+      expect(text.split('\n')).to.include('(default): error').and.to.include('dht: warn')
+      expect(text.trimEnd().split('\n')).to.deep.equal(text.trimEnd().split('\n').sort())
+    })
+
+    it("set 'all': every subsystem and the default, message says '*'", async () => {
+      await node.invoke('log/level', { args: ['core', 'debug'] })
+      expect(await node.invoke('log/level', { args: ['all', 'info'] })).to.deep.equal({ Message: "Changed log level of '*' to 'info'\n" })
+      expect(await node.invoke('log/level')).to.deep.equal({ Levels: { '': 'info' } })
+      expect(await node.invoke('log/level', { args: ['core'] })).to.deep.equal({ Levels: { core: 'info' } })
+    })
+
+    it("'default' sets a subsystem to the current default level", async () => {
+      await node.invoke('log/level', { args: ['core', 'debug'] })
+      expect(await node.invoke('log/level', { args: ['core', 'default'] })).to.deep.equal({ Message: "Changed log level of 'core' to 'error'\n" })
+      expect(await node.invoke('log/level', { args: ['core'] })).to.deep.equal({ Levels: { core: 'error' } })
+    })
+
+    it('a subsystem set before it logs is known afterwards (go-log creates the entry)', async () => {
+      await node.invoke('log/level', { args: ['later', 'warn'] })
+      expect(await node.invoke('log/level', { args: ['later'] })).to.deep.equal({ Levels: { later: 'warn' } })
+    })
+
+    it('levels are case-insensitive (zap), the message keeps what was given', async () => {
+      expect((await node.invoke('log/level', { args: ['core', 'DEBUG'] })).Message).to.equal("Changed log level of 'core' to 'DEBUG'\n")
+      expect(await node.invoke('log/level', { args: ['core'] })).to.deep.equal({ Levels: { core: 'debug' } })
+    })
+
+    it('a bad level: zap’s error', async () => {
+      expect((await rejection(node.invoke('log/level', { args: ['core', 'loud'] }))).message).to.equal('unrecognized level: "loud"')
+    })
+  })
+
+  describe('log/ls', () => {
+    it('lists the subsystems as {Strings}', async () => {
+      const out = await node.invoke('log/ls')
+      expect(Object.keys(out)).to.deep.equal(['Strings'])
+      expect(out.Strings).to.include('core').and.to.include('dht')
+      expect(await render(node, 'log/ls')).to.match(/^(?:.+\n)+$/).and.to.include('core\ndht\n')
+    })
+  })
+
+  describe('log/tail', () => {
+    it('is experimental, a byte stream with a log-level option defaulting to ""', () => {
+      const prepared = node.registry.prepare(['log', 'tail'], {})
+      expect(prepared.command.status).to.equal('experimental')
+      expect(prepared.output).to.equal('bytes')
+      expect(prepared.values['log-level']).to.equal('')
+    })
+
+    it('streams JSON lines of what subsystems log until the client goes away', async () => {
+      const logging = node.container.cradle.logging
+      await node.invoke('log/level', { args: ['core', 'info'] })
+      const controller = new AbortController()
+      const result = node.registry.invoke(['log', 'tail'], {}, node.container, controller.signal)
+      logging.forComponent('core').info('hello tail')
+      logging.forComponent('core').debug('below the core level')
+      logging.forComponent('dht').warn('below the default level')
+      logging.forComponent('dht').error('dht trouble')
+      await new Promise(resolve => setTimeout(resolve, 20))
+      controller.abort()
+      const lines = (await result as Buffer).toString().trimEnd().split('\n').map(l => JSON.parse(l))
+      expect(lines.map(l => [l.level, l.logger, l.msg])).to.deep.equal([['info', 'core', 'hello tail'], ['error', 'dht', 'dht trouble']])
+      expect(Object.keys(lines[0]).slice(0, 4)).to.deep.equal(['level', 'ts', 'logger', 'msg'])
+      expect(lines[0].ts).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    })
+
+    it('--log-level raises the minimum', async () => {
+      const logging = node.container.cradle.logging
+      await node.invoke('log/level', { args: ['all', 'debug'] })
+      const controller = new AbortController()
+      const result = node.registry.invoke(['log', 'tail'], { options: { 'log-level': 'warn' } }, node.container, controller.signal)
+      logging.forComponent('core').info('too low')
+      logging.forComponent('core').warn('kept')
+      await new Promise(resolve => setTimeout(resolve, 20))
+      controller.abort()
+      const lines = (await result as Buffer).toString().trimEnd().split('\n').map(l => JSON.parse(l))
+      expect(lines.map(l => l.msg)).to.deep.equal(['kept'])
+    })
+
+    it('a bad --log-level: Kubo’s error', async () => {
+      const err = await rejection(node.invoke('log/tail', { options: { 'log-level': 'loud' } }))
+      expect(err.message).to.equal('setting log level loud: unrecognized level: "loud"')
+    })
+  })
+})

@@ -1,0 +1,314 @@
+// The RPC wire contract (wire.md), table-tested against the Koa app with a plugin of probe commands.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { expect } from 'chai'
+import { createTestNode, type TestNode } from '../../helpers/node.js'
+import { rpc, multipart } from '../../helpers/rpc.js'
+import { createRpcApp } from '../../../server/app.js'
+import { defineCommand } from '../../../registry/define.js'
+import { InvalidArgumentError, RpcError } from '../../../core/errors.js'
+import type { Plugin } from '../../../registry/types.js'
+import { SERVER_HEADER } from '../../../core/version.js'
+
+const probe: Plugin = {
+  name: 'probe',
+  groups: [{ path: ['grp'], description: 'A group.' }],
+  commands: [
+    defineCommand({
+      path: ['echo'],
+      description: 'Echo arguments and options.',
+      args: [{ name: 'a', kind: 'string', required: true, variadic: true, stdin: true, description: '' }],
+      bodyArgs: true,
+      options: { n: { type: 'int', description: '' }, flag: { type: 'bool', aliases: ['f'], default: true, description: '' }, list: { type: 'strings', description: '' } },
+      output: 'single',
+      run: ({ args, options }) => ({ Args: args, N: options.n ?? null, Flag: options.flag, List: options.list ?? null, Html: '<&>' }),
+      text: (v: { Args: string[] }) => v.Args.join(',') + '\n'
+    }),
+    defineCommand({
+      path: ['stream'],
+      description: 'Stream values, maybe failing.',
+      options: { fail: { type: 'string', description: '' }, count: { type: 'int', default: 2, description: '' } },
+      output: 'ndjson',
+      async * run ({ options }) {
+        if (options.fail === 'early') throw new RpcError('early failure')
+        if (options.fail === 'client') throw new InvalidArgumentError('bad input')
+        for (let i = 0; i < Number(options.count); i++) yield { I: i }
+        if (options.fail === 'late') throw new Error('late failure')
+      },
+      text: (v: { I: number }) => `${v.I}\n`
+    }),
+    defineCommand({
+      path: ['bytes'],
+      description: 'Bytes.',
+      output: 'bytes',
+      run: () => ({ body: Buffer.from('hello'), length: 5 })
+    }),
+    defineCommand({
+      path: ['nothing'],
+      description: 'Emits nothing.',
+      output: 'ndjson',
+      run: async () => undefined
+    }),
+    defineCommand({
+      path: ['upload'],
+      description: 'Reads files.',
+      args: [{ name: 'data', kind: 'file', required: true, variadic: true, description: '' }],
+      output: 'ndjson',
+      async * run ({ files }) {
+        for await (const f of files ?? []) {
+          let size = 0
+          for await (const c of f.content ?? []) size += c.length
+          yield { Path: f.path, Type: f.type, Size: size, Mode: f.mode ?? null, Mtime: f.mtime?.secs ?? null }
+        }
+      }
+    }),
+    defineCommand({ path: ['grp', 'child'], description: 'Child.', output: 'single', run: () => ({ Ok: true }) }),
+    defineCommand({ path: ['local'], description: 'NoRemote.', http: false, output: 'single', run: () => ({}) })
+  ]
+}
+
+describe('server: HTTP contract', function () {
+  this.timeout(20_000)
+  let node: TestNode
+  let server: http.Server
+  let base: string
+
+  const listen = async (cfg?: (n: TestNode) => Promise<void>): Promise<void> => {
+    node = await createTestNode({ plugins: [probe] })
+    if (cfg != null) await cfg(node)
+    let port = 0
+    server = http.createServer(createRpcApp({ container: node.container, port: () => port }).callback())
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    port = (server.address() as AddressInfo).port
+    base = `http://127.0.0.1:${port}`
+  }
+  const close = async (): Promise<void> => {
+    await new Promise(resolve => server.close(resolve))
+    await node.stop()
+  }
+
+  describe('defaults', () => {
+    before(async () => { await listen() })
+    after(close)
+
+    it('single JSON value with preamble headers and Go escaping', async () => {
+      const r = await rpc(base, '/api/v0/echo?arg=x&arg=y&n=0x10&f=false')
+      expect(r.status).to.equal(200)
+      expect(r.headers['content-type']).to.equal('application/json')
+      expect(r.headers['trailer']).to.equal('X-Stream-Error')
+      expect(r.headers['access-control-expose-headers']).to.equal('X-Stream-Output, X-Chunked-Output, X-Content-Length')
+      expect(r.headers['server']).to.equal(SERVER_HEADER)
+      expect(r.headers['x-chunked-output']).to.equal(undefined)
+      expect(r.body).to.equal('{"Args":["x","y"],"N":16,"Flag":false,"List":null,"Html":"\\u003c\\u0026\\u003e"}\n')
+    })
+
+    it('repeated string options keep every value; unknown keys are ignored', async () => {
+      const r = await rpc(base, '/api/v0/echo?arg=x&list=a&list=b&unknown=1')
+      expect(r.json().List).to.deep.equal(['a', 'b'])
+    })
+
+    it('the last path segment becomes the first argument', async () => {
+      const r = await rpc(base, '/api/v0/echo/QmFoo?arg=bar')
+      expect(r.json().Args).to.deep.equal(['QmFoo', 'bar'])
+    })
+
+    it('encoding=text uses the text encoder', async () => {
+      const r = await rpc(base, '/api/v0/echo?arg=a&arg=b&encoding=text')
+      expect(r.headers['content-type']).to.equal('text/plain')
+      expect(r.body).to.equal('a,b\n')
+    })
+
+    it('stdin arguments come from the first multipart part, one per line', async () => {
+      const mp = multipart([{ filename: 'stdin', content: 'l1\r\nl2\n' }])
+      const r = await rpc(base, '/api/v0/echo', { body: mp.body, headers: { 'Content-Type': mp.contentType } })
+      expect(r.json().Args).to.deep.equal(['l1', 'l2'])
+    })
+
+    it('NDJSON with X-Chunked-Output', async () => {
+      const r = await rpc(base, '/api/v0/stream?count=3')
+      expect(r.headers['x-chunked-output']).to.equal('1')
+      expect(r.headers['transfer-encoding']).to.equal('chunked')
+      expect(r.ndjson()).to.deep.equal([{ I: 0 }, { I: 1 }, { I: 2 }])
+      expect(r.trailers['x-stream-error']).to.equal(undefined)
+    })
+
+    it('a late error goes into the X-Stream-Error trailer', async () => {
+      const r = await rpc(base, '/api/v0/stream?fail=late')
+      expect(r.status).to.equal(200)
+      expect(r.ndjson()).to.deep.equal([{ I: 0 }, { I: 1 }])
+      expect(r.trailers['x-stream-error']).to.equal('late failure')
+    })
+
+    const errors: Array<[string, number, string, string]> = [
+      ['/api/v0/stream?fail=early', 500, 'application/json', '{"Message":"early failure","Code":0,"Type":"error"}\n'],
+      ['/api/v0/stream?fail=client', 400, 'application/json', '{"Message":"bad input","Code":1,"Type":"error"}\n'],
+      ['/api/v0/stream?fail=early&encoding=text', 500, 'text/plain', 'early failure'],
+      ['/api/v0/echo', 400, 'text/plain; charset=utf-8', 'argument "a" is required\n'],
+      ['/api/v0/echo?arg=x&n=abc', 400, 'text/plain; charset=utf-8', 'could not convert value "abc" to type "int" (for option "-n")\n'],
+      ['/api/v0/echo?arg=x&n=1&n=2', 400, 'text/plain; charset=utf-8', 'expected key n to have only a single value, received [1 2]\n'],
+      ['/api/v0/echo?arg=x&encoding=yaml', 400, 'text/plain; charset=utf-8', 'invalid encoding: yaml\n'],
+      ['/api/v0/upload', 400, 'text/plain; charset=utf-8', "file argument 'data' is required\n"],
+      ['/api/v0/nope', 404, 'text/plain; charset=utf-8', '404 page not found\n'],
+      ['/api/v0/grp/nope', 404, 'text/plain; charset=utf-8', '404 page not found\n'],
+      ['/api/v0/local', 404, 'text/plain; charset=utf-8', '404 page not found\n'],
+      ['/other', 404, 'text/plain; charset=utf-8', '404 page not found\n']
+    ]
+    for (const [url, status, type, body] of errors) {
+      it(`${url} → ${status}`, async () => {
+        const r = await rpc(base, url)
+        expect(r.status).to.equal(status)
+        expect(r.headers['content-type']).to.equal(type)
+        expect(r.body).to.equal(body)
+      })
+    }
+
+    it('a group without Run answers 200 with an empty channel body', async () => {
+      const r = await rpc(base, '/api/v0/grp')
+      expect(r.status).to.equal(200)
+      expect(r.headers['x-chunked-output']).to.equal('1')
+      expect(r.body).to.equal('')
+    })
+
+    it('a command emitting nothing answers 200 with an empty body', async () => {
+      const r = await rpc(base, '/api/v0/nothing')
+      expect(r.status).to.equal(200)
+      expect(r.headers['x-chunked-output']).to.equal('1')
+      expect(r.headers['content-type']).to.equal('application/json')
+      expect(r.body).to.equal('')
+    })
+
+    it('bytes output: X-Stream-Output, X-Content-Length, text/plain', async () => {
+      const r = await rpc(base, '/api/v0/bytes')
+      expect(r.headers['x-stream-output']).to.equal('1')
+      expect(r.headers['x-content-length']).to.equal('5')
+      expect(r.headers['content-type']).to.equal('text/plain')
+      expect(r.body).to.equal('hello')
+    })
+
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'HEAD']) {
+      it(`${method} → 405 with Allow`, async () => {
+        const r = await rpc(base, '/api/v0/nope', { method })
+        expect(r.status).to.equal(405)
+        expect(r.headers.allow).to.equal('OPTIONS, POST')
+        if (method !== 'HEAD') expect(r.body).to.equal('405 - Method Not Allowed\n')
+      })
+    }
+
+    it('OPTIONS → 204 with Allow', async () => {
+      const r = await rpc(base, '/api/v0/echo', { method: 'OPTIONS' })
+      expect(r.status).to.equal(204)
+      expect(r.headers.allow).to.equal('OPTIONS, POST')
+    })
+
+    it('/api/v0 redirects to /api/v0/', async () => {
+      const r = await rpc(base, '/api/v0')
+      expect(r.status).to.equal(301)
+      expect(r.headers.location).to.equal('/api/v0/')
+    })
+
+    it('an unparsable timeout answers an empty 200', async () => {
+      const r = await rpc(base, '/api/v0/echo?arg=x&timeout=10')
+      expect(r.status).to.equal(200)
+      expect(r.body).to.equal('')
+      expect(r.headers['content-type']).to.equal(undefined)
+    })
+
+    it('streams multipart files with path, kind, mode and mtime', async () => {
+      const mp = multipart([
+        { name: 'dir', filename: 'd', type: 'application/x-directory', content: '' },
+        { name: 'file-1?mode=0644&mtime=1700000000', filename: 'd%2Fa%20b.txt', content: 'abc' },
+        { filename: 'd/link', type: 'application/symlink', content: 'a b.txt' }
+      ])
+      const r = await rpc(base, '/api/v0/upload', { body: mp.body, headers: { 'Content-Type': mp.contentType } })
+      expect(r.ndjson()).to.deep.equal([
+        { Path: 'd', Type: 'directory', Size: 0, Mode: null, Mtime: null },
+        { Path: 'd/a b.txt', Type: 'file', Size: 3, Mode: 0o644, Mtime: 1700000000 },
+        { Path: 'd/link', Type: 'symlink', Size: 0, Mode: null, Mtime: null }
+      ])
+    })
+
+    describe('origin checks and CORS', () => {
+      it('allows the API port\'s own localhost origin', async () => {
+        const origin = base
+        const r = await rpc(base, '/api/v0/echo?arg=x', { headers: { Origin: origin } })
+        expect(r.status).to.equal(200)
+        expect(r.headers['access-control-allow-origin']).to.equal(origin)
+        expect(r.headers.vary).to.equal('Origin')
+      })
+      it('rejects another origin with 403', async () => {
+        const r = await rpc(base, '/api/v0/echo?arg=x', { headers: { Origin: 'https://evil.example' } })
+        expect(r.status).to.equal(403)
+        expect(r.body).to.equal('403 - Forbidden\n')
+      })
+      it('rejects a bad referer', async () => {
+        const r = await rpc(base, '/api/v0/echo?arg=x', { headers: { Referer: 'https://evil.example/page' } })
+        expect(r.status).to.equal(403)
+      })
+      it('rejects a browser user agent without Origin/Referer', async () => {
+        const r = await rpc(base, '/api/v0/echo?arg=x', { headers: { 'User-Agent': 'Mozilla/5.0' } })
+        expect(r.status).to.equal(403)
+        const e = await rpc(base, '/api/v0/echo?arg=x', { headers: { 'User-Agent': 'Mozilla/5.0 Electron' } })
+        expect(e.status).to.equal(200)
+      })
+      it('method check comes before the origin check', async () => {
+        const r = await rpc(base, '/api/v0/echo', { method: 'GET', headers: { Origin: 'https://evil.example' } })
+        expect(r.status).to.equal(405)
+      })
+      it('answers preflights with 204 and echoes allowed ones', async () => {
+        const ok = await rpc(base, '/api/v0/echo', { method: 'OPTIONS', headers: { Origin: base, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'Content-Type' } })
+        expect(ok.status).to.equal(204)
+        expect(ok.headers['access-control-allow-origin']).to.equal(base)
+        expect(ok.headers['access-control-allow-methods']).to.equal('POST')
+        const refused = await rpc(base, '/api/v0/echo', { method: 'OPTIONS', headers: { Origin: base, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'Authorization' } })
+        expect(refused.status).to.equal(204)
+        expect(refused.headers['access-control-allow-origin']).to.equal(undefined)
+      })
+    })
+  })
+
+  describe('API.Authorizations and API.HTTPHeaders', () => {
+    before(async () => {
+      await listen(async (n) => {
+        await n.container.cradle.config.setKey('API', {
+          HTTPHeaders: { 'X-Custom': ['yes'], 'Access-Control-Allow-Origin': ['https://webui.example'] },
+          Authorizations: {
+            alice: { AuthSecret: 'basic:alice:password123', AllowedPaths: ['/api/v0/echo'] },
+            bob: { AuthSecret: 'bearer:secret-token123', AllowedPaths: ['/api/v0'] },
+            carol: { AuthSecret: 'token:abc', AllowedPaths: ['/api/v0'] }
+          }
+        })
+      })
+    })
+    after(close)
+    const denied = 'Kubo RPC Access Denied: Please provide a valid authorization token as defined in the API.Authorizations configuration.\n'
+
+    it('rejects a request without a token', async () => {
+      const r = await rpc(base, '/api/v0/echo?arg=x')
+      expect(r.status).to.equal(403)
+      expect(r.body).to.equal(denied)
+    })
+    it('accepts basic auth on an allowed path, not elsewhere', async () => {
+      const auth = 'Basic ' + Buffer.from('alice:password123').toString('base64')
+      expect((await rpc(base, '/api/v0/echo?arg=x', { headers: { Authorization: auth } })).status).to.equal(200)
+      expect((await rpc(base, '/api/v0/stream', { headers: { Authorization: auth } })).status).to.equal(403)
+    })
+    it('accepts a bearer token everywhere under /api/v0', async () => {
+      const r = await rpc(base, '/api/v0/stream', { headers: { Authorization: 'Bearer secret-token123' } })
+      expect(r.status).to.equal(200)
+    })
+    it('ignores secrets with an unknown type', async () => {
+      expect((await rpc(base, '/api/v0/stream', { headers: { Authorization: 'Bearer abc' } })).status).to.equal(403)
+      expect((await rpc(base, '/api/v0/stream', { headers: { Authorization: 'token abc' } })).status).to.equal(403)
+    })
+    it('applies auth to preflights too', async () => {
+      const r = await rpc(base, '/api/v0/echo', { method: 'OPTIONS', headers: { Origin: 'https://webui.example', 'Access-Control-Request-Method': 'POST' } })
+      expect(r.status).to.equal(403)
+    })
+    it('copies configured headers and allows configured origins', async () => {
+      const r = await rpc(base, '/api/v0/echo?arg=x', { headers: { Authorization: 'Bearer secret-token123', Origin: 'https://webui.example' } })
+      expect(r.status).to.equal(200)
+      expect(r.headers['x-custom']).to.equal('yes')
+      expect(r.headers['access-control-allow-origin']).to.equal('https://webui.example')
+    })
+  })
+})
