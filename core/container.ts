@@ -15,6 +15,8 @@ import { createLogging, type Logging } from './logger/index.js'
 import { createRepo, generateIdentity, identityOf, privateKeyFromConfig, readRepoConfig } from './repo/index.js'
 import { acquireLock, type RepoLock } from './repo/lock.js'
 import { FlatfsBlockstore } from './blockstore/flatfs.js'
+import { NodeBlockstore } from './blockstore/index.js'
+import { createPins, pinEmptyDir } from './pins/index.js'
 import { createLibp2pHost } from './libp2p/index.js'
 import { RequestLog } from './request-log.js'
 import { createNodeControl } from './node.js'
@@ -22,6 +24,7 @@ import { createCidEncoder } from './cid-encoder.js'
 import type { Registry } from '../registry/registry.js'
 import type { Logger } from 'winston'
 import { RwLock } from './util/rwlock.js'
+import { createResolver } from './resolver/index.js'
 
 export interface CoreInit {
   /** repo folder; omitted: everything in memory (tests, embedding) */
@@ -69,12 +72,18 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       datastore = level
       const flatfs = new FlatfsBlockstore(path.join(repoPath, 'blocks'))
       await flatfs.open()
+      closers.push(async () => { await flatfs.close() })
       blockstore = flatfs
     } else {
       config = init.config ?? defaultConfig(identityOf(await generateIdentity()))
       datastore = new MemoryDatastore()
       blockstore = new MemoryBlockstore()
     }
+    // identity CIDs + Kubo's offline not-found text; the pin store on top
+    const nodeBlockstore = new NodeBlockstore(blockstore)
+    const pins = createPins({ datastore, blockstore: nodeBlockstore })
+    // an in-memory repo starts like a fresh `ipfs init`: the empty directory pinned
+    if (repoPath === '') await pinEmptyDir(nodeBlockstore, pins)
     const configStore = createConfigStore(config, repoPath !== '' ? configPath(repoPath, init.configFile) : '')
     let identity = privateKeyFromConfig(config)
     configStore.onChange((cfg) => { try { identity = privateKeyFromConfig(cfg) } catch {} })
@@ -95,7 +104,9 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       logging: asValue(logging),
       logger: asValue(logging.root),
       datastore: asValue(datastore),
-      blockstore: asValue(blockstore),
+      blockstore: asValue(nodeBlockstore),
+      pins: asValue(pins),
+      resolver: asValue(createResolver({ blockstore: nodeBlockstore })),
       keystore: asValue(keystore),
       libp2p: asValue(libp2p),
       registry: asValue(init.registry),

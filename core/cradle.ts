@@ -13,6 +13,8 @@ import type { NodeControl } from './node.js'
 import type { CidEncoder } from './cid-encoder.js'
 import type { Registry } from '../registry/registry.js'
 import type { RwLock } from './util/rwlock.js'
+import type { Pins } from './pins/index.js'
+import type { Resolver } from './resolver/index.js'
 
 export interface Cradle {
   /** the repo folder ('' for an in-memory repo) */
@@ -22,7 +24,12 @@ export interface Cradle {
   logging: Logging
   logger: Logger
   datastore: Datastore
+  /** a NodeBlockstore (core/blockstore/index.ts): identity CIDs, Kubo's offline not-found error */
   blockstore: Blockstore
+  /** recursive/direct pins in Kubo's datastore layout (core/pins) */
+  pins: Pins
+  /** the one path resolver (core/resolver): /ipfs, /ipld, bare CIDs; UnixFS dirs and HAMTs, dag-cbor/dag-json */
+  resolver: Resolver
   keystore: Keystore
   /** null when the node runs offline */
   libp2p: Libp2p | null

@@ -11,6 +11,15 @@ import { removedPlugin } from './removed/index.js'
 import { keyPlugin } from './key/index.js'
 import { cidPlugin } from './cid/index.js'
 import { multibasePlugin } from './multibase/index.js'
+import { configPlugin } from './config/index.js'
+import { bootstrapPlugin } from './bootstrap/index.js'
+import { blockPlugin } from './block/index.js'
+import { catPlugin } from './cat/index.js'
+import { getPlugin } from './get/index.js'
+import { lsPlugin } from './ls/index.js'
+import { refsPlugin } from './refs/index.js'
+import { addPlugin } from './add/index.js'
+import { dagPlugin } from './dag/index.js'
 
 export function builtinPlugins (): Plugin[] {
   return [
@@ -24,6 +33,15 @@ export function builtinPlugins (): Plugin[] {
     shutdownPlugin(),
     removedPlugin(),
     cidPlugin(),
-    multibasePlugin()
+    multibasePlugin(),
+    configPlugin(),
+    bootstrapPlugin(),
+    blockPlugin(),
+    catPlugin(),
+    getPlugin(),
+    lsPlugin(),
+    addPlugin(),
+    refsPlugin(),
+    dagPlugin()
   ]
 }

@@ -308,7 +308,11 @@ export function assignArgs (command: CommandSpec, values: string[], stdin: strin
     }
     const left = values.length - vi
     const requiredAfter = defs.slice(i + 1).filter(d => d.kind === 'string' && d.required === true).length
-    if (def.required !== true && left <= requiredAfter) continue
+    if (def.required !== true && left <= requiredAfter) {
+      // an optional stdin variadic with no values still takes the body lines (Kubo ParseBodyArgs)
+      if (def.variadic === true && command.bodyArgs === true && lines != null && def.stdin === true) out.push(...lines.splice(0))
+      continue
+    }
     if (def.variadic === true) {
       if (left > 0) { out.push(...values.slice(vi)); vi = values.length } else if (def.required === true) {
         const line = lines?.shift()

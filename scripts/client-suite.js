@@ -42,6 +42,7 @@ const args = [
   path.join(cache, 'bin', 'run.js'),
   '--skip-file', path.join(cache, 'skip', 'kubo.txt'),
   '--skip-file', path.join(cache, 'skip', 'no-internet.txt'),
+  '--skip-file', path.join(root, 'test', 'client-suite-skip.txt'),
   '--results', path.join(root, '.cache', 'client-suite-results'),
   ...families
 ]

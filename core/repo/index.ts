@@ -11,7 +11,10 @@ import { applyProfiles } from '../config/profiles.js'
 import { configPath, loadConfigFile, serializeConfig } from '../config/index.js'
 import { exists, writeFileAtomic } from '../util/fs.js'
 import { lockOwner } from './lock.js'
-import { SHARDING_README, SHARDING_SPEC } from '../blockstore/flatfs.js'
+import { FlatfsBlockstore, SHARDING_README, SHARDING_SPEC } from '../blockstore/flatfs.js'
+import { NodeBlockstore } from '../blockstore/index.js'
+import { createPins, pinEmptyDir } from '../pins/index.js'
+import { LevelDatastore } from 'datastore-level'
 
 export const REPO_VERSION = 18
 
@@ -101,10 +104,26 @@ export async function initRepo (repoPath: string, opts: InitOptions = {}): Promi
   await fs.writeFile(path.join(blocks, '_README'), SHARDING_README)
   await fs.mkdir(path.join(repoPath, 'datastore'), { recursive: true })
   await writeFileAtomic(path.join(repoPath, 'datastore_spec'), DATASTORE_SPEC_FILE)
+  await seedRepo(repoPath)
   await writeFileAtomic(path.join(repoPath, 'version'), `${REPO_VERSION}\n`)
   // config last: its presence is what marks the repo initialised
   await writeFileAtomic(configPath(repoPath), serializeConfig(built.config), 0o600)
   return built
+}
+
+/** Kubo's init pins the empty directory recursively: its block in blocks/, its pin in the leveldb datastore. */
+async function seedRepo (repoPath: string): Promise<void> {
+  const flatfs = new FlatfsBlockstore(path.join(repoPath, 'blocks'))
+  await flatfs.open()
+  const level = new LevelDatastore(path.join(repoPath, 'datastore'))
+  await level.open()
+  try {
+    const blockstore = new NodeBlockstore(flatfs)
+    await pinEmptyDir(blockstore, createPins({ datastore: level, blockstore }))
+  } finally {
+    await level.close()
+    await flatfs.close()
+  }
 }
 
 export async function readRepoConfig (repoPath: string, configFile?: string): Promise<KuboConfig> {

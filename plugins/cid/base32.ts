@@ -1,7 +1,7 @@
 // ipfs cid base32 (Kubo core/commands/cid.go base32Cmd).
 import { defineCommand } from '../../registry/define.js'
 import { BASE32 } from '../multibase/codec.js'
-import { cidFormatStream, cidFormatText, emitCids } from './emit.js'
+import { cidFormatCli, cidFormatStream, cidFormatText, emitCids } from './emit.js'
 import type { CidFormatOutput } from './output.js'
 
 export const cidBase32 = defineCommand({
@@ -17,5 +17,6 @@ Useful when processing third-party CIDs which could come with arbitrary formats.
     yield * emitCids(args, { fmt: '%s', base: BASE32, toVersion: 1, codec: 0n })
   },
   text: cidFormatText,
-  textStream: cidFormatStream
+  textStream: cidFormatStream,
+  cliRender: cidFormatCli
 })

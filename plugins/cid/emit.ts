@@ -4,6 +4,8 @@ import { RpcError } from '../../core/errors.js'
 import { BASE58BTC } from '../multibase/codec.js'
 import { cidV1, DAG_PB, decodeCid, extractEncoding, formatCid, FormatStringError, toCidV0, type GoCid } from './go-cid.js'
 import type { CidFormatOutput } from './output.js'
+import type { Outcome } from '../../registry/execute.js'
+import type { CliIO } from '../../registry/types.js'
 
 export interface EmitOptions {
   fmt: string
@@ -49,3 +51,15 @@ export const cidFormatText = (row: CidFormatOutput): string =>
 
 export const cidFormatStream = (row: CidFormatOutput): 'stdout' | 'stderr' =>
   row.ErrorMsg !== '' ? 'stderr' : 'stdout'
+
+/** CLI: rows to stdout, failures to stderr, then fail as Kubo's streamResult does when any row failed. */
+export async function cidFormatCli (outcome: Outcome, _call: unknown, io: CliIO): Promise<void> {
+  if (outcome.kind !== 'ndjson') return
+  let failed = false
+  for await (const item of outcome.items) {
+    const row = item as CidFormatOutput
+    if (row.ErrorMsg !== '') failed = true
+    ;(row.ErrorMsg !== '' ? io.stderr : io.stdout).write(cidFormatText(row))
+  }
+  if (failed) throw new RpcError('errors while displaying some entries')
+}

@@ -4,7 +4,7 @@ import { RpcError } from '../../core/errors.js'
 import { encoderByName } from '../multibase/codec.js'
 import { goQuote } from '../multibase/go-strings.js'
 import { DAG_PB } from './go-cid.js'
-import { cidFormatStream, cidFormatText, emitCids, type EmitOptions } from './emit.js'
+import { cidFormatCli, cidFormatStream, cidFormatText, emitCids, type EmitOptions } from './emit.js'
 import { codecFromString } from './tables.js'
 import type { CidFormatOutput } from './output.js'
 
@@ -83,5 +83,6 @@ ${FORMAT_REF}`,
     yield * emitCids(args, opts)
   },
   text: cidFormatText,
-  textStream: cidFormatStream
+  textStream: cidFormatStream,
+  cliRender: cidFormatCli
 })

@@ -2,7 +2,7 @@
 import { defineCommand } from '../../registry/define.js'
 import { formatGoDuration } from './duration.js'
 import type { RequestLogEntry } from './output.js'
-import { tabwrite } from './tabwriter.js'
+import { tabwrite } from '../../core/util/tabwriter.js'
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 const two = (n: number): string => String(n).padStart(2, '0')

@@ -1,0 +1,189 @@
+// File DAG builders: boxo importer/balanced and importer/trickle, streaming one chunk at a time.
+// Only the current chunk and the links of the open internal nodes are held in memory.
+import type { PBLink } from '@ipld/dag-pb'
+import type { CID } from 'multiformats/cid'
+import { RpcError } from '../errors.js'
+import { BLOCK_SIZE_LIMIT } from './chunker/index.js'
+import { DataType, RAW, DAG_PB, encodeDataBlock, encodeNode, type CidBuilder, type UnixTime } from './pb.js'
+
+/** A finished node of the file DAG. */
+export interface FileNode {
+  cid: CID
+  /** cumulative DAG size (the Tsize of a link to it) */
+  size: number
+  /** bytes of file content below it */
+  fileSize: number
+}
+
+/** UnixFS 1.5 metadata for a file root. */
+export interface FileAttrs { mode?: number, mtime?: UnixTime }
+
+/** How file DAGs are built and where their blocks go. */
+export interface FileBuilderOptions {
+  build: CidBuilder
+  /** stores a block (identity CIDs are never stored); raw leaves come with their file offset */
+  put: (cid: CID, bytes: Uint8Array, offset?: number) => Promise<void>
+  rawLeaves: boolean
+  maxLinks: number
+  layout: 'balanced' | 'trickle'
+  signal?: AbortSignal
+}
+
+/** boxo's depthRepeat for trickle DAGs */
+const DEPTH_REPEAT = 4
+
+/** Pulls chunks with one-chunk lookahead (boxo DagBuilderHelper Done/Next). */
+class Chunks {
+  private readonly it: AsyncIterator<Uint8Array>
+  private nextChunk: Uint8Array | undefined
+  private ended = false
+  constructor (source: AsyncIterable<Uint8Array>, private readonly signal?: AbortSignal) {
+    this.it = source[Symbol.asyncIterator]()
+  }
+
+  /** true when no chunk is left */
+  async done (): Promise<boolean> {
+    if (this.nextChunk != null) return false
+    if (this.ended) return true
+    this.signal?.throwIfAborted()
+    const r = await this.it.next()
+    if (r.done === true) { this.ended = true; return true }
+    this.nextChunk = r.value
+    return false
+  }
+
+  async next (): Promise<Uint8Array> {
+    if (await this.done()) throw new Error('no more chunks')
+    const c = this.nextChunk as Uint8Array
+    this.nextChunk = undefined
+    return c
+  }
+
+  async close (): Promise<void> {
+    if (!this.ended) await this.it.return?.()
+  }
+}
+
+/** An internal File node being filled (boxo FSNodeOverDag). */
+class Pending {
+  readonly links: PBLink[] = []
+  readonly sizes: number[] = []
+  fileSize = 0
+  add (child: FileNode): void {
+    this.links.push({ Hash: child.cid, Name: '', Tsize: child.size })
+    this.sizes.push(child.fileSize)
+    this.fileSize += child.fileSize
+  }
+
+  get count (): number { return this.links.length }
+}
+
+function metaFields (attrs: FileAttrs | undefined): { mode?: number, mtime?: UnixTime } {
+  if (attrs == null) return {}
+  const out: { mode?: number, mtime?: UnixTime } = {}
+  // FSNode.SetMode: only the permission bits, nothing when they are all zero
+  if (attrs.mode !== undefined && (attrs.mode & 0xfff) !== 0) out.mode = attrs.mode & 0xfff
+  if (attrs.mtime !== undefined) out.mtime = attrs.mtime
+  return out
+}
+
+class Builder {
+  /** file offset of the next leaf */
+  private offset = 0
+  constructor (private readonly o: FileBuilderOptions, private readonly chunks: Chunks) {}
+
+  private async store (bytes: Uint8Array, codec: number, offset?: number): Promise<CID> {
+    const cid = this.o.build(bytes, codec)
+    if (cid.multihash.code !== 0) await this.o.put(cid, bytes, offset)
+    return cid
+  }
+
+  /** boxo NewLeafNode: a raw block, or a UnixFS leaf of `type` (File for balanced, Raw for trickle) */
+  async leaf (data: Uint8Array, type: DataType, attrs?: FileAttrs): Promise<FileNode> {
+    if (data.length > BLOCK_SIZE_LIMIT) throw new RpcError('object size limit exceeded')
+    const offset = this.offset
+    this.offset += data.length
+    if (this.o.rawLeaves) {
+      return { cid: await this.store(data, RAW, offset), size: data.length, fileSize: data.length }
+    }
+    const bytes = encodeDataBlock({ type, data, fileSize: data.length, ...metaFields(attrs) })
+    return { cid: await this.store(bytes, DAG_PB), size: bytes.length, fileSize: data.length }
+  }
+
+  /** encodes and stores an internal File node */
+  async commit (node: Pending, attrs?: FileAttrs): Promise<FileNode> {
+    const bytes = encodeNode({ type: DataType.File, fileSize: node.fileSize, blockSizes: node.sizes, ...metaFields(attrs) }, node.links)
+    let size = bytes.length
+    for (const l of node.links) size += l.Tsize as number
+    return { cid: await this.store(bytes, DAG_PB), size, fileSize: node.fileSize }
+  }
+
+  /** boxo balanced.Layout */
+  async balanced (attrs?: FileAttrs): Promise<FileNode> {
+    const { chunks } = this
+    if (await chunks.done()) return await this.leaf(new Uint8Array(0), DataType.File, attrs)
+    const first = await chunks.next()
+    // a single-chunk file's root is the leaf itself, carrying the attributes
+    if (await chunks.done()) return await this.leaf(first, DataType.File, attrs)
+    // boxo never terminates here (every new level is already full); fail instead of hanging
+    if (this.o.maxLinks < 2) throw new RpcError(`cannot build a balanced DAG with ${this.o.maxLinks} link(s) per node`)
+    let root: FileNode | Pending = await this.leaf(first, DataType.File)
+    for (let depth = 1; !(await chunks.done()); depth++) {
+      const node = new Pending()
+      node.add(root instanceof Pending ? await this.commit(root) : root)
+      root = await this.fillBalanced(node, depth)
+    }
+    return root instanceof Pending ? await this.commit(root, attrs) : root
+  }
+
+  /** boxo fillNodeRec: fills `node` with up to maxLinks children of depth-1 */
+  private async fillBalanced (node: Pending, depth: number): Promise<Pending> {
+    const { chunks, o } = this
+    while (node.count < o.maxLinks && !(await chunks.done())) {
+      if (depth === 1) {
+        node.add(await this.leaf(await chunks.next(), DataType.File))
+      } else {
+        node.add(await this.commit(await this.fillBalanced(new Pending(), depth - 1)))
+      }
+    }
+    return node
+  }
+
+  /** boxo trickle.Layout: the root is always an internal node */
+  async trickle (attrs?: FileAttrs): Promise<FileNode> {
+    const root = new Pending()
+    await this.fillTrickle(root, -1)
+    return await this.commit(root, attrs)
+  }
+
+  /** boxo fillTrickleRec */
+  private async fillTrickle (node: Pending, maxDepth: number): Promise<void> {
+    const { chunks, o } = this
+    // FillNodeLayer: leaves of UnixFS type Raw
+    while (node.count < o.maxLinks && !(await chunks.done())) {
+      node.add(await this.leaf(await chunks.next(), DataType.Raw))
+    }
+    for (let depth = 1; maxDepth === -1 || depth < maxDepth; depth++) {
+      if (await chunks.done()) break
+      for (let r = 0; r < DEPTH_REPEAT && !(await chunks.done()); r++) {
+        const child = new Pending()
+        await this.fillTrickle(child, depth)
+        node.add(await this.commit(child))
+      }
+    }
+  }
+}
+
+/**
+ * Builds the DAG of one file from its chunks with Kubo's balanced or trickle layout and stores its
+ * blocks. `attrs` (mode/mtime) go on the root node only, and not on a raw root.
+ */
+export async function buildFile (chunks: AsyncIterable<Uint8Array>, o: FileBuilderOptions, attrs?: FileAttrs): Promise<FileNode> {
+  const reader = new Chunks(chunks, o.signal)
+  try {
+    const b = new Builder(o, reader)
+    return o.layout === 'trickle' ? await b.trickle(attrs) : await b.balanced(attrs)
+  } finally {
+    await reader.close()
+  }
+}

@@ -1,0 +1,281 @@
+// The UnixFS importer behind `ipfs add` (and MFS writes): Kubo-identical DAGs and CIDs.
+//
+// Rows come out in Kubo's order: each file and symlink as soon as it is built (input order),
+// then, when a top-level argument is complete, its directories in post-order (children in
+// listing order), its root last. Without --wrap-with-directory every top-level name is a
+// separate import, as Kubo runs one coreunix.Adder per argument.
+import type { CID } from 'multiformats/cid'
+import type { FileEntry } from '../../registry/types.js'
+import { RpcError } from '../errors.js'
+import { parseChunker, type Chunker } from './chunker/index.js'
+import { buildDirectory, type DirEntry, type DirOptions } from './dir.js'
+import { buildFile, type FileBuilderOptions } from './file.js'
+import { cidBuilder, DataType, DAG_PB, encodeDataBlock, type CidBuilder, type UnixTime } from './pb.js'
+import type { ImportSettings } from './settings.js'
+
+export { resolveImportSettings, validateImportConfig, type ImportSettings, type ImportFlags, type ImportConfig } from './settings.js'
+export type { UnixTime } from './pb.js'
+
+/**
+ * One input entry (the registry's FileEntry): a '/'-separated path (parents may be implicit;
+ * a directory entry '' sets the --wrap-with-directory root's mode/mtime). Content pieces are
+ * kept by reference (chunks and raw leaves may be views of them): never reuse their memory.
+ */
+export type ImportEntry = Pick<FileEntry, 'path' | 'type' | 'content' | 'target' | 'mode' | 'mtime' | 'abspath'>
+
+/** Where a raw leaf's bytes sit in its file (for a filestore, as boxo's posinfo). */
+export interface LeafPosition {
+  /** the entry path */
+  path: string
+  abspath?: string
+  /** byte offset of the leaf in the file */
+  offset: number
+}
+
+/** Where blocks go. Identity-hashed (inlined) blocks are never put. */
+export interface BlockSink {
+  put: (cid: CID, bytes: Uint8Array, leaf?: LeafPosition) => Promise<void>
+}
+
+/** One output row: a file, symlink or directory that was added. */
+export interface ImportedNode {
+  /**
+   * the entry path ('' for the --wrap-with-directory root); an unnamed file ('' path) is named by
+   * its CID string, as Kubo does
+   */
+  path: string
+  cid: CID
+  /** cumulative DAG size (Kubo's AddEvent Size) */
+  size: number
+  /** file content length (files only) */
+  bytes?: number
+  type: 'file' | 'directory' | 'symlink'
+  /** the mode and mtime stored in the node, if any */
+  mode?: number
+  mtime?: UnixTime
+  /** directories: whether it was written as a HAMT */
+  sharded?: boolean
+}
+
+/** Progress reporting and cancellation. */
+export interface ImportOptions {
+  /** bytes of a file read so far: every 256 KiB and at its end (Kubo's progressReader) */
+  onProgress?: (name: string, bytes: number) => void
+  signal?: AbortSignal
+}
+
+/** Kubo's progress granularity (coreunix progressReaderIncrement) */
+const PROGRESS_STEP = 256 * 1024
+
+interface Meta { mode?: number, mtime?: UnixTime }
+
+/** An in-memory directory of the tree being imported. */
+interface Dir {
+  kind: 'dir'
+  name: string
+  path: string
+  children: Map<string, Dir | Leaf>
+  /** given as an entry (implicit parents carry no metadata and are never "empty") */
+  explicit: boolean
+  meta: Meta
+}
+
+interface Leaf { kind: 'leaf', entry: DirEntry }
+
+const encoder = new TextEncoder()
+
+function newDir (name: string, path: string): Dir {
+  return { kind: 'dir', name, path, children: new Map(), explicit: false, meta: {} }
+}
+
+/** Kubo's precedence: --mode/--mtime, else the entry's values when preserving (default). */
+function entryMeta (entry: ImportEntry, s: ImportSettings, symlink: boolean): Meta {
+  const meta: Meta = {}
+  const mode = s.mode ?? (s.preserveMode !== false ? entry.mode : undefined)
+  // boxo never stores a mode on symlinks
+  if (mode !== undefined && mode !== 0 && !symlink) meta.mode = mode & 0xfff
+  const mtime = s.mtime ?? (s.preserveMtime !== false ? entry.mtime : undefined)
+  if (mtime !== undefined) meta.mtime = mtime
+  return meta
+}
+
+async function * counted (source: AsyncIterable<Uint8Array>, name: string, onProgress: (name: string, bytes: number) => void): AsyncGenerator<Uint8Array> {
+  let total = 0
+  let last = 0
+  for await (const piece of source) {
+    total += piece.length
+    if (total - last >= PROGRESS_STEP) {
+      last = total
+      onProgress(name, total)
+    }
+    yield piece
+  }
+  onProgress(name, total)
+}
+
+async function * noContent (): AsyncGenerator<Uint8Array> {}
+
+/**
+ * Imports `entries` as UnixFS, putting every block into `sink`, and yields one row per file,
+ * symlink and directory in Kubo's order. File content is streamed chunk by chunk.
+ */
+export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: BlockSink, settings: ImportSettings, opts: ImportOptions = {}): AsyncGenerator<ImportedNode> {
+  const { signal, onProgress } = opts
+  const build: CidBuilder = cidBuilder({
+    cidVersion: settings.cidVersion,
+    hash: settings.hash,
+    inline: settings.inline,
+    inlineLimit: settings.inlineLimit
+  })
+  const put = async (cid: CID, bytes: Uint8Array): Promise<void> => await sink.put(cid, bytes)
+  const fileOpts: FileBuilderOptions = {
+    build,
+    put,
+    rawLeaves: settings.rawLeaves,
+    maxLinks: settings.maxFileLinks > 0 ? settings.maxFileLinks : 174,
+    layout: settings.layout,
+    signal
+  }
+  const dirOpts: DirOptions = {
+    build,
+    put,
+    maxLinks: settings.maxDirectoryLinks,
+    fanout: settings.hamtFanout,
+    threshold: settings.hamtThreshold,
+    estimation: settings.hamtEstimation
+  }
+  let chunker: Chunker | undefined
+
+  const wrap = settings.wrapWithDirectory
+  /** the tree of the current top-level argument (or the wrapper) */
+  let tree: Dir | undefined
+  if (wrap) {
+    tree = newDir('', '')
+    tree.explicit = true
+    if (settings.mode !== undefined) tree.meta.mode = settings.mode
+    if (settings.mtime !== undefined) tree.meta.mtime = settings.mtime
+  }
+
+  /** the directory at `parts` in the current tree, creating implicit parents */
+  const dirAt = (root: Dir, parts: string[]): Dir => {
+    let cur = root
+    for (let i = 0; i < parts.length; i++) {
+      const next = cur.children.get(parts[i])
+      if (next == null) {
+        const d = newDir(parts[i], cur.path === '' ? parts[i] : `${cur.path}/${parts[i]}`)
+        cur.children.set(parts[i], d)
+        cur = d
+      } else if (next.kind === 'dir') {
+        cur = next
+      } else {
+        throw new RpcError(`${parts.slice(0, i).join('/')} was not a directory`)
+      }
+    }
+    return cur
+  }
+
+  /** post-order rows of a finished tree (boxo Adder.outputDirs) */
+  const finish = async function * (root: Dir): AsyncGenerator<ImportedNode> {
+    const rows: ImportedNode[] = []
+    await finalize(root, true, rows)
+    yield * rows
+  }
+
+  const finalize = async (dir: Dir, top: boolean, rows: ImportedNode[]): Promise<DirEntry | undefined> => {
+    signal?.throwIfAborted()
+    // an explicit directory with no entries at all is dropped with --empty-dirs=false
+    if (!top && !settings.emptyDirs && dir.explicit && dir.children.size === 0) return undefined
+    const entries: DirEntry[] = []
+    const subRows = new Map<string, ImportedNode[]>()
+    for (const child of dir.children.values()) {
+      if (child.kind === 'leaf') {
+        entries.push(child.entry)
+        continue
+      }
+      const own: ImportedNode[] = []
+      const e = await finalize(child, false, own)
+      if (e == null) continue
+      entries.push(e)
+      subRows.set(child.name, own)
+    }
+    const built = await buildDirectory(entries, dir.meta, dirOpts)
+    for (const e of built.order) {
+      const r = subRows.get(e.name)
+      if (r != null) rows.push(...r)
+    }
+    const row: ImportedNode = { path: dir.path, cid: built.cid, size: built.size, type: 'directory', sharded: built.sharded }
+    if (dir.meta.mode !== undefined) row.mode = dir.meta.mode
+    if (dir.meta.mtime !== undefined) row.mtime = dir.meta.mtime
+    rows.push(row)
+    return { name: dir.name, nameBytes: Buffer.from(dir.name), cid: built.cid, size: built.size }
+  }
+
+  for await (const entry of entries) {
+    signal?.throwIfAborted()
+    const path = entry.path.split('/').filter(p => p !== '').join('/')
+    const parts = path === '' ? [] : path.split('/')
+    const top = parts[0] ?? ''
+
+    // a new top-level argument: the previous one is complete
+    if (!wrap && tree != null && (tree.name !== top || (parts.length <= 1 && entry.type !== 'directory'))) {
+      const done = tree
+      tree = undefined
+      yield * finish(done)
+    }
+
+    if (entry.type === 'directory') {
+      let dir: Dir
+      if (wrap) {
+        dir = dirAt(tree as Dir, parts)
+      } else {
+        tree ??= newDir(top, top)
+        dir = dirAt(tree, parts.slice(1))
+      }
+      dir.explicit = true
+      dir.meta = entryMeta(entry, settings, false)
+      continue
+    }
+
+    // files and symlinks
+    const meta = entryMeta(entry, settings, entry.type === 'symlink')
+    let node: { cid: CID, size: number, fileSize?: number }
+    let type: 'file' | 'symlink'
+    if (entry.type === 'symlink') {
+      type = 'symlink'
+      const bytes = encodeDataBlock({ type: DataType.Symlink, data: encoder.encode(entry.target ?? ''), ...meta })
+      const cid = build(bytes, DAG_PB)
+      if (cid.multihash.code !== 0) await put(cid, bytes)
+      node = { cid, size: bytes.length }
+    } else {
+      type = 'file'
+      chunker ??= parseChunker(settings.chunker)
+      let content = entry.content ?? noContent()
+      if (onProgress != null) content = counted(content, entry.path, onProgress)
+      const { path: entryPath, abspath } = entry
+      const filePut = async (cid: CID, bytes: Uint8Array, offset?: number): Promise<void> =>
+        await sink.put(cid, bytes, offset === undefined ? undefined : { path: entryPath, abspath, offset })
+      node = await buildFile(chunker(content), { ...fileOpts, put: filePut }, meta)
+    }
+
+    const name = parts.length === 0 ? node.cid.toString() : parts[parts.length - 1]
+    const row: ImportedNode = { path: parts.length === 0 ? name : path, cid: node.cid, size: node.size, type }
+    if (node.fileSize !== undefined) row.bytes = node.fileSize
+    // a raw root cannot carry metadata
+    if (node.cid.code === DAG_PB) {
+      if (meta.mode !== undefined) row.mode = meta.mode
+      if (meta.mtime !== undefined) row.mtime = meta.mtime
+    }
+    yield row
+
+    // place it in the tree (a top-level file or symlink without wrapping is a root of its own)
+    const leaf: Leaf = { kind: 'leaf', entry: { name, nameBytes: Buffer.from(name), cid: node.cid, size: node.size } }
+    if (wrap) {
+      dirAt(tree as Dir, parts.slice(0, -1)).children.set(name, leaf)
+    } else if (parts.length > 1) {
+      tree ??= newDir(top, top)
+      dirAt(tree, parts.slice(1, -1)).children.set(name, leaf)
+    }
+  }
+
+  if (tree != null) yield * finish(tree)
+}

@@ -1,0 +1,206 @@
+// UnixFS `Data` messages and dag-pb blocks exactly as boxo writes them (proto2 field presence),
+// and the CID builder (CIDv0/v1 prefix, inline identity CIDs as go-cidutil's InlineBuilder).
+//
+// The UnixFS message is encoded here rather than with ipfs-unixfs's UnixFS class because that
+// class drops a mode equal to the default (0644 files / 0755 dirs), which Kubo writes.
+import { encode as encodePB, type PBLink } from '@ipld/dag-pb'
+import { CID } from 'multiformats/cid'
+import * as Digest from 'multiformats/hashes/digest'
+import { validateMultihash, type HashFn } from '../hashes.js'
+
+/** multicodec codes: dag-pb, raw, and the identity multihash */
+export const DAG_PB = 0x70
+export const RAW = 0x55
+export const IDENTITY = 0x00
+/** UnixFS hashType of HAMT shards (murmur3-x64-64) */
+export const HAMT_HASH_MURMUR3 = 0x22
+
+/** UnixFS Data.Type values */
+export enum DataType { Raw = 0, Directory = 1, File = 2, Metadata = 3, Symlink = 4, HAMTShard = 5 }
+
+/** A modification time: seconds since the epoch and optional nanoseconds (0..999999999). */
+export interface UnixTime { secs: number, nsecs?: number }
+
+/** The fields of a UnixFS `Data` message; an absent field is not written. */
+export interface UnixFSData {
+  type: DataType
+  data?: Uint8Array
+  fileSize?: number
+  blockSizes?: readonly number[]
+  hashType?: number
+  fanout?: number
+  /** unix permission bits (written as given; callers decide presence) */
+  mode?: number
+  mtime?: UnixTime
+}
+
+/** Length of an unsigned protobuf varint. */
+export function varintLength (n: number): number {
+  let len = 1
+  while (n >= 0x80) { n = Math.floor(n / 128); len++ }
+  return len
+}
+
+function writeVarint (buf: Uint8Array, pos: number, n: number): number {
+  while (n >= 0x80) {
+    buf[pos++] = (n % 128) | 0x80
+    n = Math.floor(n / 128)
+  }
+  buf[pos++] = n
+  return pos
+}
+
+/** int64 varint: negative values take 10 bytes (two's complement) */
+function int64Bytes (n: number): Uint8Array | number {
+  if (n >= 0) return n
+  let v = BigInt.asUintN(64, BigInt(n))
+  const out = new Uint8Array(10)
+  for (let i = 0; i < 10; i++) {
+    out[i] = Number(v & 0x7fn) | (i < 9 ? 0x80 : 0)
+    v >>= 7n
+  }
+  return out
+}
+
+/** Normalises seconds/nanoseconds as Go's time.Unix does. */
+export function normalizeTime (t: UnixTime): { secs: number, nsecs: number } {
+  let secs = Math.trunc(t.secs)
+  let nsecs = Math.trunc(t.nsecs ?? 0)
+  if (nsecs < 0 || nsecs >= 1e9) {
+    const carry = Math.floor(nsecs / 1e9)
+    secs += carry
+    nsecs -= carry * 1e9
+  }
+  return { secs, nsecs }
+}
+
+function mtimeBody (t: UnixTime): Uint8Array {
+  const { secs, nsecs } = normalizeTime(t)
+  const s = int64Bytes(secs)
+  const sLen = typeof s === 'number' ? varintLength(s) : s.length
+  const out = new Uint8Array(1 + sLen + (nsecs > 0 ? 5 : 0))
+  out[0] = 0x08
+  if (typeof s === 'number') writeVarint(out, 1, s)
+  else out.set(s, 1)
+  if (nsecs > 0) {
+    const p = 1 + sLen
+    out[p] = 0x15
+    new DataView(out.buffer, out.byteOffset + p + 1, 4).setUint32(0, nsecs, true)
+  }
+  return out
+}
+
+/** Serialised length of the UnixFS message without its `data` payload bytes (see encodeUnixFS). */
+function unixfsLayout (d: UnixFSData): { headLen: number, tailLen: number, mtime?: Uint8Array } {
+  let head = 2 // type
+  const dataLen = d.data?.length ?? 0
+  if (dataLen > 0) head += 1 + varintLength(dataLen)
+  let tail = 0
+  if (d.fileSize !== undefined) tail += 1 + varintLength(d.fileSize)
+  for (const b of d.blockSizes ?? []) tail += 1 + varintLength(b)
+  if (d.hashType !== undefined) tail += 1 + varintLength(d.hashType)
+  if (d.fanout !== undefined) tail += 1 + varintLength(d.fanout)
+  if (d.mode !== undefined) tail += 1 + varintLength(d.mode)
+  let mtime: Uint8Array | undefined
+  if (d.mtime !== undefined) {
+    mtime = mtimeBody(d.mtime)
+    tail += 1 + varintLength(mtime.length) + mtime.length
+  }
+  return { headLen: head, tailLen: tail, mtime }
+}
+
+function writeUnixFS (buf: Uint8Array, pos: number, d: UnixFSData, mtime: Uint8Array | undefined): number {
+  buf[pos++] = 0x08
+  buf[pos++] = d.type
+  const data = d.data
+  if (data !== undefined && data.length > 0) {
+    buf[pos++] = 0x12
+    pos = writeVarint(buf, pos, data.length)
+    buf.set(data, pos)
+    pos += data.length
+  }
+  if (d.fileSize !== undefined) { buf[pos++] = 0x18; pos = writeVarint(buf, pos, d.fileSize) }
+  for (const b of d.blockSizes ?? []) { buf[pos++] = 0x20; pos = writeVarint(buf, pos, b) }
+  if (d.hashType !== undefined) { buf[pos++] = 0x28; pos = writeVarint(buf, pos, d.hashType) }
+  if (d.fanout !== undefined) { buf[pos++] = 0x30; pos = writeVarint(buf, pos, d.fanout) }
+  if (d.mode !== undefined) { buf[pos++] = 0x38; pos = writeVarint(buf, pos, d.mode) }
+  if (mtime !== undefined) {
+    buf[pos++] = 0x42
+    pos = writeVarint(buf, pos, mtime.length)
+    buf.set(mtime, pos)
+    pos += mtime.length
+  }
+  return pos
+}
+
+/** Encodes a UnixFS `Data` message (fields in number order, blocksizes unpacked). */
+export function encodeUnixFS (d: UnixFSData): Uint8Array {
+  const { headLen, tailLen, mtime } = unixfsLayout(d)
+  const len = headLen + (d.data?.length ?? 0) + tailLen
+  const out = new Uint8Array(len)
+  writeUnixFS(out, 0, d, mtime)
+  return out
+}
+
+/** Serialised size of a UnixFS message, without encoding it. */
+export function unixfsSize (d: UnixFSData): number {
+  const { headLen, tailLen } = unixfsLayout(d)
+  return headLen + (d.data?.length ?? 0) + tailLen
+}
+
+/**
+ * A dag-pb block holding only a UnixFS message (no links): a leaf, an empty file or directory,
+ * a symlink. The payload is copied once, straight into the block.
+ */
+export function encodeDataBlock (d: UnixFSData): Uint8Array {
+  const { headLen, tailLen, mtime } = unixfsLayout(d)
+  const inner = headLen + (d.data?.length ?? 0) + tailLen
+  const out = Buffer.allocUnsafe(1 + varintLength(inner) + inner)
+  out[0] = 0x0a
+  const pos = writeVarint(out, 1, inner)
+  writeUnixFS(out, pos, d, mtime)
+  return out
+}
+
+/** A dag-pb block with links (sorted by name bytes by the caller) and a UnixFS message. */
+export function encodeNode (d: UnixFSData, links: PBLink[]): Uint8Array {
+  return encodePB({ Data: encodeUnixFS(d), Links: links })
+}
+
+/** Exact serialised size of a PBLink entry in a PBNode (boxo linkSerializedSize). */
+export function linkSerializedSize (nameBytes: number, cidBytes: number, tsize: number): number {
+  const linkLen = 1 + varintLength(cidBytes) + cidBytes + 1 + varintLength(nameBytes) + nameBytes + 1 + varintLength(tsize)
+  return 1 + varintLength(linkLen) + linkLen
+}
+
+/** Size the PBNode Data field takes for a UnixFS message of `size` bytes. */
+export const dataFieldSize = (size: number): number => 1 + varintLength(size) + size
+
+/** What a CID is made of: version, hash, and the inline (identity) rule. */
+export interface CidBuilderOptions {
+  cidVersion: 0 | 1
+  hash: HashFn
+  /** blocks whose encoded size is <= inlineLimit get identity CIDs (go-cidutil InlineBuilder) */
+  inline?: boolean
+  inlineLimit?: number
+}
+
+/** Makes the CID of a block from its bytes and codec; raw blocks are always CIDv1. */
+export type CidBuilder = (bytes: Uint8Array, codec: number) => CID
+
+/**
+ * Kubo's CID prefix for imports: CIDv0 (dag-pb only) or CIDv1 with the given hash; raw blocks
+ * switch to CIDv1 (boxo NewRawNodeWPrefix). Every multihash is checked as boxo's blockservice
+ * does (verifcid), so a disallowed hash or an oversized identity digest fails the import.
+ */
+export function cidBuilder (opts: CidBuilderOptions): CidBuilder {
+  const { cidVersion, hash } = opts
+  const inlineLimit = opts.inline === true ? (opts.inlineLimit ?? 32) : -1
+  return (bytes, codec) => {
+    if (bytes.length <= inlineLimit) return CID.create(1, codec, Digest.create(IDENTITY, bytes))
+    const mh = hash.digest(bytes)
+    validateMultihash(mh)
+    if (cidVersion === 0 && codec === DAG_PB) return CID.createV0(mh as Digest.Digest<0x12, 32>)
+    return CID.create(1, codec, mh)
+  }
+}

@@ -1,0 +1,71 @@
+// Where an add's blocks go: batched putMany into the blockstore, a few batches in flight while the
+// next fills (Kubo's BufferedDAG + blockservice). Every CID is checked with boxo verifcid first,
+// also with --only-hash, where nothing is stored.
+import type { Blockstore } from 'interface-blockstore'
+import type { CID } from 'multiformats/cid'
+import { validateMultihash } from '../../core/hashes.js'
+
+export interface BatchSinkInit {
+  /** undefined: only hash, store nothing */
+  blockstore?: Blockstore
+  /** blocks per batch (Kubo Import.BatchMaxNodes, default 128) */
+  maxNodes?: number
+  /** bytes per batch */
+  maxBytes?: number
+  /** batches written at the same time (default 2) */
+  concurrency?: number
+  signal?: AbortSignal
+}
+
+export class BatchSink {
+  private batch: Array<{ cid: CID, bytes: Uint8Array }> = []
+  private bytes = 0
+  private readonly inFlight = new Set<Promise<void>>()
+  private failure: unknown
+  private readonly store: Blockstore | undefined
+  private readonly maxNodes: number
+  private readonly maxBytes: number
+  private readonly concurrency: number
+  private readonly signal: AbortSignal | undefined
+  /** blocks the store has taken so far */
+  written = 0
+
+  constructor (init: BatchSinkInit) {
+    this.store = init.blockstore
+    this.maxNodes = init.maxNodes ?? 128
+    this.maxBytes = init.maxBytes ?? 8 << 20
+    this.concurrency = Math.max(init.concurrency ?? 2, 1)
+    this.signal = init.signal
+  }
+
+  /** Queue one block; resolves at once unless a full batch has to wait for room. */
+  async put (cid: CID, bytes: Uint8Array): Promise<void> {
+    if (this.failure != null) throw this.failure
+    validateMultihash(cid.multihash)
+    if (this.store == null) return
+    this.batch.push({ cid, bytes })
+    this.bytes += bytes.byteLength
+    if (this.batch.length >= this.maxNodes || this.bytes >= this.maxBytes) await this.startWrite()
+  }
+
+  private async startWrite (): Promise<void> {
+    while (this.inFlight.size >= this.concurrency) await Promise.race(this.inFlight)
+    if (this.failure != null) throw this.failure
+    const batch = this.batch
+    this.batch = []
+    this.bytes = 0
+    if (batch.length === 0 || this.store == null) return
+    const store = this.store
+    const write: Promise<void> = (async () => {
+      for await (const _ of store.putMany(batch, { signal: this.signal })) this.written++
+    })().catch((err) => { this.failure ??= err }).finally(() => { this.inFlight.delete(write) })
+    this.inFlight.add(write)
+  }
+
+  /** Write what is queued and wait for all of it. */
+  async flush (): Promise<void> {
+    await this.startWrite()
+    while (this.inFlight.size > 0) await Promise.race(this.inFlight)
+    if (this.failure != null) throw this.failure
+  }
+}

@@ -1,0 +1,209 @@
+import { expect } from 'chai'
+import sinon from 'sinon'
+import fsSync, { promises as fs } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
+import { identity } from 'multiformats/hashes/identity'
+import { MemoryBlockstore } from 'blockstore-core/memory'
+import { FlatfsBlockstore, blockKey, shardOf, TEMP_DIR } from '../../../core/blockstore/flatfs.js'
+import { NodeBlockstore, getBlock } from '../../../core/blockstore/index.js'
+
+const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'))
+const text = (s: string): Uint8Array => new TextEncoder().encode(s)
+const v0 = async (bytes: Uint8Array): Promise<CID> => CID.createV0(await sha256.digest(bytes))
+const raw = async (bytes: Uint8Array): Promise<CID> => CID.createV1(0x55, await sha256.digest(bytes))
+
+async function rejects (promise: Promise<unknown>, message: string | RegExp): Promise<Error> {
+  let error: unknown
+  try { await promise } catch (err) { error = err }
+  expect(error, 'expected a rejection').to.be.instanceOf(Error)
+  if (typeof message === 'string') expect((error as Error).message).to.equal(message)
+  else expect((error as Error).message).to.match(message)
+  return error as Error
+}
+
+describe('flatfs blockstore', () => {
+  let dir: string
+  let store: FlatfsBlockstore
+
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tsipfs-flatfs-'))
+    store = new FlatfsBlockstore(path.join(dir, 'blocks'))
+    await store.open()
+  })
+
+  afterEach(async () => {
+    await store.close()
+    await fs.rm(dir, { recursive: true, force: true })
+  })
+
+  const temps = async (): Promise<string[]> => await fs.readdir(path.join(dir, 'blocks', TEMP_DIR))
+
+  it('stores blocks at Kubo\'s paths (behaviour.md §12)', async () => {
+    const empty = await v0(hex('0a020801'))
+    expect(empty.toString()).to.equal('QmUNLLsPACCz1vLxQVkXqqLX5R1X345qqfHbsf67hvA3Nn')
+    await store.put(empty, hex('0a020801'))
+    const file = path.join(dir, 'blocks', 'X3', 'CIQFTFEEHEDF6KLBT32BFAGLXEZL4UWFNWM4LFTLMXQBCERZ6CMLX3Y.data')
+    expect(await fs.readFile(file)).to.deep.equal(Buffer.from('0a020801', 'hex'))
+    // the `hello world` v0 leaf
+    const leaf = await v0(hex('0a110802120b68656c6c6f20776f726c64180b'))
+    expect(blockKey(leaf)).to.equal('CIQPQUWH7JRPS4MBP5KNRKANZVR7Z5YJRM6L32NOR3A64REQCPWF3MA')
+    expect(shardOf(blockKey(leaf))).to.equal('3M')
+    expect(await temps()).to.deep.equal([])
+  })
+
+  it('keys by multihash: any CID with the same hash finds the block', async () => {
+    const bytes = text('same hash')
+    const cid = await raw(bytes)
+    await store.put(cid, bytes)
+    const other = CID.createV1(0x70, cid.multihash)
+    expect(await store.has(other)).to.equal(true)
+    expect(await getBlock(store, other)).to.deep.equal(bytes)
+  })
+
+  it('get yields the block as chunks (interface-blockstore 7)', async () => {
+    const bytes = text('chunks')
+    const cid = await raw(bytes)
+    await store.put(cid, (async function * () { yield bytes.subarray(0, 3); yield bytes.subarray(3) })())
+    const chunks: Uint8Array[] = []
+    for await (const c of store.get(cid)) chunks.push(c)
+    expect(Buffer.concat(chunks).toString()).to.equal('chunks')
+  })
+
+  it('never stores identity CIDs (t0046)', async () => {
+    const cid = CID.createV1(0x55, identity.digest(text('inline')))
+    expect(await store.put(cid, text('inline'))).to.equal(cid)
+    expect(await store.has(cid)).to.equal(true)
+    expect(await getBlock(store, cid)).to.deep.equal(text('inline'))
+    await store.delete(cid)
+    expect(await store.has(cid)).to.equal(true)
+    const shards = (await fs.readdir(path.join(dir, 'blocks'))).filter(n => n !== TEMP_DIR)
+    expect(shards).to.deep.equal([])
+  })
+
+  it('fails a missing block with ipld: could not find, and deletes missing blocks quietly', async () => {
+    const cid = await v0(text('absent'))
+    await rejects(getBlock(store, cid), `ipld: could not find ${cid.toString()}`)
+    await store.delete(cid)
+    expect(await store.has(cid)).to.equal(false)
+  })
+
+  it('leaves no temp file after a failed put', async () => {
+    const bytes = text('will fail')
+    const cid = await raw(bytes)
+    // a source that breaks
+    await rejects(store.put(cid, (async function * () { yield bytes; throw new Error('source broke') })()), 'source broke')
+    expect(await temps()).to.deep.equal([])
+    // a rename that fails after the temp file was written and synced
+    const rename = sinon.stub(fsSync, 'renameSync').throws(Object.assign(new Error('EIO: i/o error, rename'), { code: 'EIO' }))
+    try {
+      await rejects(store.put(cid, bytes), 'EIO: i/o error, rename')
+      expect(rename.callCount).to.equal(1)
+    } finally {
+      rename.restore()
+    }
+    expect(await temps()).to.deep.equal([])
+    expect(await store.has(cid)).to.equal(false)
+    // and the next put works
+    await store.put(cid, bytes)
+    expect(await getBlock(store, cid)).to.deep.equal(bytes)
+    // the same with asynchronous calls only
+    const asyncStore = new FlatfsBlockstore(path.join(dir, 'blocks'), { syncSmallWrites: false })
+    const big = new Uint8Array(100 * 1024).fill(7)
+    const bigCid = await raw(big)
+    const asyncRename = sinon.stub(fs, 'rename').rejects(Object.assign(new Error('EIO: i/o error, rename'), { code: 'EIO' }))
+    try {
+      await rejects(asyncStore.put(bigCid, big), 'EIO: i/o error, rename')
+      expect(asyncRename.callCount).to.equal(1)
+    } finally {
+      asyncRename.restore()
+    }
+    expect(await temps()).to.deep.equal([])
+    expect(await store.has(bigCid)).to.equal(false)
+  })
+
+  it('removes stale temp files on open', async () => {
+    await fs.writeFile(path.join(dir, 'blocks', TEMP_DIR, 'put-crashed'), 'partial')
+    const again = new FlatfsBlockstore(path.join(dir, 'blocks'))
+    await again.open()
+    expect(await temps()).to.deep.equal([])
+  })
+
+  it('putMany writes batches, in order, skipping duplicates and identity', async () => {
+    const small = new FlatfsBlockstore(path.join(dir, 'blocks'), { batchSize: 7 })
+    const items = await Promise.all(Array.from({ length: 40 }, async (_, i) => {
+      const bytes = text(`block ${i % 30}`)
+      return { cid: await raw(bytes), bytes }
+    }))
+    const id = CID.createV1(0x55, identity.digest(text('id')))
+    const source = [...items.slice(0, 20), { cid: id, bytes: text('id') }, ...items.slice(20)]
+    const out: CID[] = []
+    for await (const cid of small.putMany(source)) out.push(cid)
+    expect(out.map(String)).to.deep.equal(source.map(s => s.cid.toString()))
+    for (const { cid, bytes } of items) expect(await getBlock(small, cid)).to.deep.equal(bytes)
+    expect((await small.stat()).count).to.equal(30)
+    expect(await temps()).to.deep.equal([])
+  })
+
+  it('group-commits concurrent puts', async () => {
+    const items = await Promise.all(Array.from({ length: 200 }, async (_, i) => {
+      const bytes = text(`concurrent ${i}`)
+      return { cid: await raw(bytes), bytes }
+    }))
+    await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
+    for (const { cid } of items) expect(await store.has(cid)).to.equal(true)
+    const stat = await store.stat()
+    expect(stat.count).to.equal(200)
+    expect(stat.size).to.equal(items.reduce((n, i) => n + i.bytes.length, 0))
+  })
+
+  it('lists blocks as CIDv1 raw', async () => {
+    const bytes = hex('0a020801')
+    await store.put(await v0(bytes), bytes)
+    const all = []
+    for await (const { cid } of store.getAll()) all.push(cid.toString())
+    expect(all).to.deep.equal([CID.createV1(0x55, (await v0(bytes)).multihash).toString()])
+  })
+
+  it('works without fsync (sync: false)', async () => {
+    const nosync = new FlatfsBlockstore(path.join(dir, 'blocks'), { sync: false })
+    const bytes = text('no sync')
+    const cid = await raw(bytes)
+    await nosync.put(cid, bytes)
+    expect(await getBlock(nosync, cid)).to.deep.equal(bytes)
+  })
+})
+
+describe('node blockstore', () => {
+  it('answers a missing block with Kubo\'s offline text', async () => {
+    const bs = new NodeBlockstore(new MemoryBlockstore())
+    const cid = await v0(text('nowhere'))
+    const err = await rejects(getBlock(bs, cid), `block was not found locally (offline): ipld: could not find ${cid.toString()}`)
+    expect(err.name).to.equal('NotFoundError')
+  })
+
+  it('uses a fetcher when one is plugged in', async () => {
+    const bs = new NodeBlockstore(new MemoryBlockstore())
+    const cid = await v0(text('remote'))
+    bs.setFetcher(async () => text('remote'))
+    expect(await getBlock(bs, cid)).to.deep.equal(text('remote'))
+  })
+
+  it('keeps identity CIDs out of any store', async () => {
+    const inner = new MemoryBlockstore()
+    const bs = new NodeBlockstore(inner)
+    const cid = CID.createV1(0x71, identity.digest(hex('a0')))
+    await bs.put(cid, hex('a0'))
+    expect(await inner.has(cid)).to.equal(false)
+    expect(await bs.has(cid)).to.equal(true)
+    expect(await getBlock(bs, cid)).to.deep.equal(hex('a0'))
+    const out: CID[] = []
+    const other = await raw(text('x'))
+    for await (const c of bs.putMany([{ cid, bytes: hex('a0') }, { cid: other, bytes: text('x') }])) out.push(c)
+    expect(out).to.deep.equal([cid, other])
+    expect(await inner.has(cid)).to.equal(false)
+    expect(await bs.stat()).to.deep.equal({ count: 1, size: 1 })
+  })
+})
