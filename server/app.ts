@@ -6,7 +6,7 @@ import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
 import { errorMessage, RequestParseError } from '../core/errors.js'
 import { KUBO_VERSION, SERVER_HEADER } from '../core/version.js'
-import { parseGoDuration } from '../core/util/duration.js'
+import { parseDurationMs } from '../core/util/duration.js'
 import type { KuboConfig } from '../core/config/index.js'
 import { execute, textCall } from '../registry/execute.js'
 import type { InvokeInput } from '../registry/registry.js'
@@ -207,7 +207,7 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
     const timeoutText = prepared.values.timeout as string | undefined
     let timeoutMs: number | undefined
     if (timeoutText != null) {
-      timeoutMs = parseGoDuration(timeoutText)
+      timeoutMs = parseDurationMs(timeoutText)
       if (timeoutMs == null) { ctx.status = 200; ctx.body = ''; ctx.remove('Content-Type'); drain(ctx); return }
     }
     // 10. encoding

@@ -10,7 +10,7 @@ import { getBlock } from './blocks.js'
 import { decodeBlock, lookupSegment, type Step } from './node.js'
 import { newPath, parsePath, pathFromCid, type ContentPath } from './path.js'
 import { DAG_PB_CODEC, DataType, decodePb, decodeUnixfsData, hamtLookup, type UnixfsData } from './unixfs.js'
-import { goQuote } from '../../plugins/multibase/go-strings.js'
+import { goQuote } from '../go/strings.js'
 import type * as dagPb from '@ipld/dag-pb'
 
 export * from './path.js'

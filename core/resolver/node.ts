@@ -4,7 +4,7 @@ import * as dagCbor from '@ipld/dag-cbor'
 import * as dagJson from '@ipld/dag-json'
 import { CID } from 'multiformats/cid'
 import { RpcError } from '../errors.js'
-import { goQuote } from '../../plugins/multibase/go-strings.js'
+import { goQuote } from '../go/strings.js'
 import { DAG_PB_CODEC, RAW_CODEC, decodePb } from './unixfs.js'
 
 export const DAG_CBOR_CODEC = 0x71

@@ -2,8 +2,8 @@
 // cmdutils.PathOrCidPath (a bare CID means /ipfs/<cid>), with boxo's error texts.
 import { CID } from 'multiformats/cid'
 import { RpcError } from '../errors.js'
-import { cidBytes, decodeCid } from '../../plugins/cid/go-cid.js'
-import { goQuote } from '../../plugins/multibase/go-strings.js'
+import { cidBytes, decodeCid } from '../go/cid.js'
+import { goQuote } from '../go/strings.js'
 
 export type Namespace = 'ipfs' | 'ipld' | 'ipns'
 

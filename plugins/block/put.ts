@@ -5,8 +5,8 @@ import { defineCommand } from '../../registry/define.js'
 import type { FileEntry } from '../../registry/types.js'
 import { RpcError } from '../../core/errors.js'
 import { hashByCode, isAllowedHash, validateMultihash } from '../../core/hashes.js'
-import { codecFromString, MULTIHASH_NAMES } from '../cid/tables.js'
-import { goQuote } from '../multibase/go-strings.js'
+import { codecFromString, MULTIHASH_NAMES } from '../../core/go/multicodec.js'
+import { goQuote } from '../../core/go/strings.js'
 import type { BlockStatOutput } from './output.js'
 
 const RAW = 0x55

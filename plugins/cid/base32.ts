@@ -1,6 +1,6 @@
 // ipfs cid base32 (Kubo core/commands/cid.go base32Cmd).
 import { defineCommand } from '../../registry/define.js'
-import { BASE32 } from '../multibase/codec.js'
+import { BASE32 } from '../../core/go/multibase.js'
 import { cidFormatCli, cidFormatStream, cidFormatText, emitCids } from './emit.js'
 import type { CidFormatOutput } from './output.js'
 

@@ -1,7 +1,7 @@
 // ipfs cid bases (Kubo core/commands/cid.go basesCmd; also `ipfs multibase list`).
 import { defineCommand } from '../../registry/define.js'
-import { MULTIBASES } from '../multibase/codec.js'
-import { isPrint } from '../multibase/go-strings.js'
+import { MULTIBASES } from '../../core/go/multibase.js'
+import { isPrint } from '../../core/go/strings.js'
 import type { CodeAndNameOutput } from './output.js'
 
 const lower = (code: number): number => String.fromCodePoint(code).toLowerCase().codePointAt(0) ?? code

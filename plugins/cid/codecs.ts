@@ -1,6 +1,6 @@
 // ipfs cid codecs (Kubo core/commands/cid.go codecsCmd).
 import { defineCommand } from '../../registry/define.js'
-import { MULTICODECS, SUPPORTED_CODECS } from './tables.js'
+import { MULTICODECS, SUPPORTED_CODECS } from '../../core/go/multicodec.js'
 import type { CodeAndNameOutput } from './output.js'
 
 /** Kubo's text for codecs and hashes: sorted by code, `%5d  name` with --numeric. */

@@ -1,8 +1,8 @@
 // Kubo's emitCids: one output row per CID for `cid format` and `cid base32`; a bad CID gives a row
 // with ErrorMsg, a bad format string stops the command.
 import { RpcError } from '../../core/errors.js'
-import { BASE58BTC } from '../multibase/codec.js'
-import { cidV1, DAG_PB, decodeCid, extractEncoding, formatCid, FormatStringError, toCidV0, type GoCid } from './go-cid.js'
+import { BASE58BTC } from '../../core/go/multibase.js'
+import { cidV1, DAG_PB, decodeCid, extractEncoding, formatCid, FormatStringError, toCidV0, type GoCid } from '../../core/go/cid.js'
 import type { CidFormatOutput } from './output.js'
 import type { Outcome } from '../../registry/execute.js'
 import type { CliIO } from '../../registry/types.js'

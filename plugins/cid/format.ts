@@ -1,11 +1,11 @@
 // ipfs cid format (Kubo core/commands/cid.go cidFmtCmd).
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
-import { encoderByName } from '../multibase/codec.js'
-import { goQuote } from '../multibase/go-strings.js'
-import { DAG_PB } from './go-cid.js'
+import { encoderByName } from '../../core/go/multibase.js'
+import { goQuote } from '../../core/go/strings.js'
+import { DAG_PB } from '../../core/go/cid.js'
 import { cidFormatCli, cidFormatStream, cidFormatText, emitCids, type EmitOptions } from './emit.js'
-import { codecFromString } from './tables.js'
+import { codecFromString } from '../../core/go/multicodec.js'
 import type { CidFormatOutput } from './output.js'
 
 const FORMAT_REF = `

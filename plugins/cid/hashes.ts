@@ -1,7 +1,7 @@
 // ipfs cid hashes (Kubo core/commands/cid.go hashesCmd): the hashes allowed for content.
 import { defineCommand } from '../../registry/define.js'
 import { codeAndNameText, listOptions } from './codecs.js'
-import { isAllowedHash, MULTIHASH_NAMES } from './tables.js'
+import { isAllowedHash, MULTIHASH_NAMES } from '../../core/go/multicodec.js'
 import type { CodeAndNameOutput } from './output.js'
 
 export const cidHashes = defineCommand({

@@ -1,9 +1,9 @@
 // ipfs cid inspect (Kubo core/commands/cid.go inspectCmd).
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
-import { BASE32, BASE36, BASE58BTC, decodeMultibase, multibaseName } from '../multibase/codec.js'
-import { cidStringOfBase, cidV1, DAG_PB, decodeCid, decodeMultihash, extractEncoding, hashName, LIBP2P_KEY, SHA2_256, type GoCid } from './go-cid.js'
-import { codecName } from './tables.js'
+import { BASE32, BASE36, BASE58BTC, decodeMultibase, multibaseName } from '../../core/go/multibase.js'
+import { cidStringOfBase, cidV1, DAG_PB, decodeCid, decodeMultihash, extractEncoding, hashName, LIBP2P_KEY, SHA2_256, type GoCid } from '../../core/go/cid.js'
+import { codecName } from '../../core/go/multicodec.js'
 import type { CidInspectOutput } from './output.js'
 
 /** The libp2p-key CIDv1 (base36) of a base58 peer ID (`Qm…`, `1…`), as go-libp2p peer.Decode + ToCid. */

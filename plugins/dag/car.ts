@@ -3,7 +3,7 @@
 import { CID } from 'multiformats/cid'
 import * as Digest from 'multiformats/hashes/digest'
 import { decodeCbor, encodeCbor } from './ipld/cbor.js'
-import { readUvarint } from '../cid/go-cid.js'
+import { readUvarint } from '../../core/go/cid.js'
 
 /** go-car defaults: MaxAllowedHeaderSize 32 MiB, MaxAllowedSectionSize 8 MiB. */
 const MAX_HEADER = 32 << 20

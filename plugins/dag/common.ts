@@ -5,8 +5,8 @@ import { createCidEncoder, type CidEncoder } from '../../core/cid-encoder.js'
 import type { Resolver } from '../../core/resolver/index.js'
 import type { RequestCradle } from '../../core/cradle.js'
 import type { ConfigStore } from '../../core/config/index.js'
-import { codecFromString } from '../cid/tables.js'
-import { goQuote } from '../multibase/go-strings.js'
+import { codecFromString } from '../../core/go/multicodec.js'
+import { goQuote } from '../../core/go/strings.js'
 import type { CidLink } from './output.js'
 
 /** bitswap's soft block limit (cmdutils.SoftBlockLimit) */

@@ -3,7 +3,7 @@
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
 import { getBlock } from '../../core/blockstore/index.js'
-import { codecName } from '../cid/tables.js'
+import { codecName } from '../../core/go/multicodec.js'
 import { asRpcError, parseCodec, resolverOf } from './common.js'
 import { DAG_PB, decodeNode, encodeNode, hasEncoder, noEncoder } from './ipld/codecs.js'
 import { traverseValue } from './ipld/traverse.js'

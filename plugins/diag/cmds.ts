@@ -1,6 +1,6 @@
 // ipfs diag cmds (kubo core/commands/active.go): running and recently finished RPC requests.
 import { defineCommand } from '../../registry/define.js'
-import { formatGoDuration } from './duration.js'
+import { formatGoDuration } from '../../core/util/duration.js'
 import type { RequestLogEntry } from './output.js'
 import { tabwrite } from '../../core/util/tabwriter.js'
 
@@ -27,7 +27,7 @@ export function renderRequests (entries: RequestLogEntry[], verbose: boolean, no
     }
     const start = Date.parse(req.StartTime)
     const live = (req.Active ? now : Date.parse(req.EndTime)) - start
-    text += `${String(req.Active)}\t${goStamp(new Date(start))}\t${formatGoDuration(live * 1e6)}\n`
+    text += `${String(req.Active)}\t${goStamp(new Date(start))}\t${formatGoDuration(BigInt(Math.round(live * 1e6)))}\n`
   }
   return tabwrite(text, { minwidth: 4, padding: 2 })
 }

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { extract } from 'it-tar'
 import type { TarEntryHeader } from 'it-tar'
 import { RpcError } from '../../core/errors.js'
-import { goQuote } from '../multibase/go-strings.js'
+import { goQuote } from '../../core/go/strings.js'
 
 const INVALID_ROOT = 'tar has invalid root'
 const MULTIPLE_ROOTS = `contains more than one root or the root directory is not the first entry : ${INVALID_ROOT}`

@@ -2,7 +2,7 @@
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
 import { SELF, checkKeyName, formatId, ipnsBaseOption, keyEncoder, tryGet } from './common.js'
-import { escNonPrint } from './text.js'
+import { escNonPrint } from '../../core/go/strings.js'
 import type { KeyRenameOutput } from './output.js'
 
 export const keyRename = defineCommand({

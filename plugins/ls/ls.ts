@@ -9,7 +9,7 @@ import {
   type DirLink, type Resolver
 } from '../../core/resolver/index.js'
 import type { CidEncoder } from '../../core/cid-encoder.js'
-import { escNonPrint } from '../key/text.js'
+import { escNonPrint } from '../../core/go/strings.js'
 import { formatMode, formatModTime, goFileMode, goTimeJson, ZERO_TIME } from './format.js'
 import { LS_TYPE, type LsLink, type LsOutput } from './output.js'
 import { writeTo } from '../cat/progress.js'

@@ -1,7 +1,7 @@
 // ipfs multibase decode (Kubo core/commands/multibase.go).
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
-import { decodeMultibase } from './codec.js'
+import { decodeMultibase } from '../../core/go/multibase.js'
 import { readFileArg } from './file-arg.js'
 
 /** Decode with Kubo's error wording. */

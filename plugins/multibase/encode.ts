@@ -1,7 +1,7 @@
 // ipfs multibase encode (Kubo core/commands/multibase.go).
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
-import { encodeMultibase, encoderByName } from './codec.js'
+import { encodeMultibase, encoderByName } from '../../core/go/multibase.js'
 import { readFileArg } from './file-arg.js'
 
 export const multibaseEncode = defineCommand({

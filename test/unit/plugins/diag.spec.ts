@@ -4,7 +4,7 @@ import { textCall } from '../../../registry/execute.js'
 import type { InvokeInput } from '../../../registry/registry.js'
 import { diagPlugin } from '../../../plugins/diag/index.js'
 import { renderRequests, goStamp } from '../../../plugins/diag/cmds.js'
-import { formatGoDuration, parseGoDuration } from '../../../plugins/diag/duration.js'
+import { formatGoDuration, parseGoDuration } from '../../../core/util/duration.js'
 import { tabwrite } from '../../../plugins/diag/tabwriter.js'
 import { goSprintS } from '../../../plugins/diag/sys.js'
 import type { RequestLogEntry } from '../../../core/request-log.js'
@@ -99,21 +99,21 @@ describe('diag plugin', () => {
     })
 
     it('Go Duration.String()', () => {
-      expect(formatGoDuration(0)).to.equal('0s')
-      expect(formatGoDuration(999)).to.equal('999ns')
-      expect(formatGoDuration(1500)).to.equal('1.5µs')
-      expect(formatGoDuration(1_500_000)).to.equal('1.5ms')
-      expect(formatGoDuration(60e9)).to.equal('1m0s')
-      expect(formatGoDuration(3723.5e9)).to.equal('1h2m3.5s')
-      expect(formatGoDuration(-2e9)).to.equal('-2s')
+      expect(formatGoDuration(BigInt(0))).to.equal('0s')
+      expect(formatGoDuration(BigInt(999))).to.equal('999ns')
+      expect(formatGoDuration(BigInt(1500))).to.equal('1.5µs')
+      expect(formatGoDuration(BigInt(1_500_000))).to.equal('1.5ms')
+      expect(formatGoDuration(BigInt(60e9))).to.equal('1m0s')
+      expect(formatGoDuration(BigInt(3723.5e9))).to.equal('1h2m3.5s')
+      expect(formatGoDuration(BigInt(-2e9))).to.equal('-2s')
     })
 
     it('Go time.ParseDuration', () => {
-      expect(parseGoDuration('1h2m3.5s')).to.equal(3723.5e9)
-      expect(parseGoDuration('-1.5ms')).to.equal(-1.5e6)
-      expect(parseGoDuration('.5s')).to.equal(0.5e9)
-      expect(parseGoDuration('10µs')).to.equal(10_000)
-      expect(parseGoDuration('0')).to.equal(0)
+      expect(parseGoDuration('1h2m3.5s')).to.equal(BigInt(3723.5e9))
+      expect(parseGoDuration('-1.5ms')).to.equal(BigInt(-1.5e6))
+      expect(parseGoDuration('.5s')).to.equal(BigInt(0.5e9))
+      expect(parseGoDuration('10µs')).to.equal(BigInt(10_000))
+      expect(parseGoDuration('0')).to.equal(BigInt(0))
       expect(() => parseGoDuration('')).to.throw('time: invalid duration ""')
       expect(() => parseGoDuration('.s')).to.throw('time: invalid duration ".s"')
     })

@@ -7,7 +7,8 @@ import { peerIdFromPrivateKey, peerIdFromString } from '@libp2p/peer-id'
 import { base64url } from 'multiformats/bases/base64'
 import { createTestNode, filesOf, type TestNode } from '../../helpers/node.js'
 import { keyPlugin } from '../../../plugins/key/index.js'
-import { tabwrite, escNonPrint } from '../../../plugins/key/text.js'
+import { tabwrite } from '../../../core/util/tabwriter.js'
+import { escNonPrint } from '../../../core/go/strings.js'
 
 /** The promise must reject with exactly this message (or one matching the pattern). */
 async function rejects (promise: Promise<unknown>, message: string | RegExp): Promise<void> {

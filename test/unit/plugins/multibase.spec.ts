@@ -4,7 +4,7 @@ import { createTestNode, filesOf, type TestNode } from '../../helpers/node.js'
 import { textCall } from '../../../registry/execute.js'
 import { cidPlugin } from '../../../plugins/cid/index.js'
 import { multibasePlugin } from '../../../plugins/multibase/index.js'
-import { MULTIBASES } from '../../../plugins/multibase/codec.js'
+import { MULTIBASES } from '../../../core/go/multibase.js'
 
 use(chaiAsPromised)
 

@@ -1,8 +1,8 @@
 // Multibase as Kubo sees it (go-multibase v0.3.0): the 21 supported bases, EncoderByName, and
 // decoders that accept and reject exactly what Go's decoders do, with Go's error text.
-import { multibase } from '../../core/multibase.js'
+import { multibase } from '../multibase.js'
 import { base256emoji } from 'multiformats/bases/base256emoji'
-import { decodeRune, goQuote, goQuoteRune, goUnicode, runes } from './go-strings.js'
+import { decodeRune, goQuote, goQuoteRune, goUnicode, runes } from './strings.js'
 
 export interface MultibaseInfo {
   /** the prefix as a code point (Go's mbase.Encoding) */

@@ -1,7 +1,7 @@
 // CIDs as Kubo parses and prints them (go-cid v0.6, go-multihash, go-cidutil Format), with the
 // same accepted inputs and the same error text.
-import { BASE58BTC, checkEncoding, decodeMultibase, encodeMultibase, multibaseName } from '../multibase/codec.js'
-import { codecName, MULTIHASH_NAMES } from './tables.js'
+import { BASE58BTC, checkEncoding, decodeMultibase, encodeMultibase, multibaseName } from './multibase.js'
+import { codecName, MULTIHASH_NAMES } from './multicodec.js'
 
 export const DAG_PB = 0x70n
 export const LIBP2P_KEY = 0x72n

@@ -95,3 +95,29 @@ export function goUnicode (r: number): string {
   const code = 'U+' + r.toString(16).toUpperCase().padStart(4, '0')
   return isPrint(r) ? `${code} '${String.fromCodePoint(r)}'` : code
 }
+
+
+/** Kubo's cmdenv.EscNonPrint: Go-quote a string (without the quotes) when it holds a backslash or unprintable runes. */
+export function escNonPrint (s: string): string {
+  const chars = [...s]
+  if (!s.includes('\\') && chars.every(ch => isPrint(ch.codePointAt(0) ?? 0))) return s
+  let out = ''
+  for (const ch of chars) {
+    const cp = ch.codePointAt(0) ?? 0
+    if (ch === '\\') out += '\\\\'
+    else if (isPrint(cp)) out += ch
+    else if (ch === '\x07') out += '\\a'
+    else if (ch === '\b') out += '\\b'
+    else if (ch === '\f') out += '\\f'
+    else if (ch === '\n') out += '\\n'
+    else if (ch === '\r') out += '\\r'
+    else if (ch === '\t') out += '\\t'
+    else if (ch === '\v') out += '\\v'
+    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + hex(cp, 2)
+    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd'
+    else if (cp < 0x10000) out += '\\u' + hex(cp, 4)
+    else out += '\\U' + hex(cp, 8)
+  }
+  return out
+}
+
