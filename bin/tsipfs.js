@@ -6,6 +6,9 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 
+// block writes fsync many files at once: give libuv more threads than its default 4 (before first use)
+process.env.UV_THREADPOOL_SIZE ??= '64'
+
 const major = Number(process.versions.node.split('.')[0])
 const here = path.dirname(fileURLToPath(import.meta.url))
 if (major < 22) {

@@ -24,6 +24,7 @@ import { createCidEncoder } from './cid-encoder.js'
 import type { Registry } from '../registry/registry.js'
 import type { Logger } from 'winston'
 import { RwLock } from './util/rwlock.js'
+import { createGcRoots } from './gc/roots.js'
 import { createResolver } from './resolver/index.js'
 
 export interface CoreInit {
@@ -112,6 +113,7 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       registry: asValue(init.registry),
       requestLog: asValue(new RequestLog()),
       gcLock: asValue(new RwLock()),
+      gcRoots: asValue(createGcRoots()),
       node: asValue(createNodeControl({ daemon: init.daemon === true, online: libp2p != null, shutdown: init.shutdown }))
     })
     const held = lock
@@ -132,7 +134,8 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
 
 export interface RequestScopeInit {
   signal: AbortSignal
-  log: Logger
+  /** the request's logger, made on first use */
+  log: () => Logger
   cidBase?: string
   upgradeCidv0InOutput?: boolean
 }
@@ -142,7 +145,7 @@ export function createRequestScope (container: AwilixContainer<Cradle>, init: Re
   const scope = container.createScope<RequestCradle>()
   scope.register({
     signal: asValue(init.signal),
-    log: asValue(init.log),
+    log: asFunction(init.log).scoped(),
     // lazy: an unknown --cid-base fails only commands that print CIDs (as Kubo's cmdenv)
     cidEncoder: asFunction(() => createCidEncoder({ cidBase: init.cidBase, upgradeCidv0InOutput: init.upgradeCidv0InOutput })).scoped()
   })

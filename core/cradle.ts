@@ -15,6 +15,7 @@ import type { Registry } from '../registry/registry.js'
 import type { RwLock } from './util/rwlock.js'
 import type { Pins } from './pins/index.js'
 import type { Resolver } from './resolver/index.js'
+import type { GcRoots } from './gc/roots.js'
 
 export interface Cradle {
   /** the repo folder ('' for an in-memory repo) */
@@ -38,6 +39,8 @@ export interface Cradle {
   node: NodeControl
   /** shared by writers of new blocks (add, import, pin), exclusive for garbage collection */
   gcLock: RwLock
+  /** extra roots GC keeps (MFS registers its root here): gcRoots.add(name, provider) */
+  gcRoots: GcRoots
 }
 
 /** Per-request keys, registered in a scope created for each invocation. */

@@ -20,6 +20,8 @@ import { lsPlugin } from './ls/index.js'
 import { refsPlugin } from './refs/index.js'
 import { addPlugin } from './add/index.js'
 import { dagPlugin } from './dag/index.js'
+import { pinPlugin } from './pin/index.js'
+import { repoPlugin } from './repo/index.js'
 
 export function builtinPlugins (): Plugin[] {
   return [
@@ -42,6 +44,8 @@ export function builtinPlugins (): Plugin[] {
     lsPlugin(),
     addPlugin(),
     refsPlugin(),
-    dagPlugin()
+    dagPlugin(),
+    pinPlugin(),
+    repoPlugin()
   ]
 }

@@ -2,6 +2,7 @@
 // that every front end (RPC, CLI, tests) turns into its own form.
 import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
+import type { Logger } from 'winston'
 import { createRequestScope } from '../core/container.js'
 import type { Prepared } from './registry.js'
 import { camelize } from './coerce.js'
@@ -33,13 +34,15 @@ export async function execute (prepared: Prepared, container: AwilixContainer<Cr
   const pathText = command.path.join('/')
   const options = camelize(prepared.values) as GlobalOptionValues
   const logging = container.cradle.logging
-  const log = logging.forComponent(`plugin:${prepared.node.plugin ?? command.path[0]}`).child({ cmd: pathText })
+  // the per-command child logger is made only if the handler asks for it (hot path)
+  let cmdLog: Logger | undefined
+  const getLog = (): Logger => (cmdLog ??= logging.forComponent(`plugin:${prepared.node.plugin ?? command.path[0]}`).child({ cmd: pathText }))
   if (command.status === 'deprecated') {
     container.cradle.registry.onDeprecated(pathText, command.replacement)
   }
   const scope = createRequestScope(container, {
     signal: init.signal,
-    log,
+    log: getLog,
     cidBase: options.cidBase,
     upgradeCidv0InOutput: prepared.given.has('upgrade-cidv0-in-output') ? options.upgradeCidv0InOutput : undefined
   })
@@ -51,7 +54,7 @@ export async function execute (prepared: Prepared, container: AwilixContainer<Cr
     given: prepared.given,
     deps: scope.cradle,
     signal: init.signal,
-    log
+    get log () { return getLog() }
   }
   const result = command.run(call as never)
   switch (prepared.output) {

@@ -54,10 +54,13 @@ export class Registry {
   readonly root: TreeNode = { name: 'ipfs', path: [], children: new Map() }
   readonly globalOptions: Record<string, OptionSpec> = globalOptions
   private readonly plugins: Plugin[] = []
+  /** option tables by path, cleared whenever the tree changes */
+  private readonly tables = new Map<string, Map<string, ResolvedOption>>()
   /** called once per deprecated path when it first runs */
   onDeprecated: (path: string, replacement?: string) => void = () => {}
 
   add (plugin: Plugin): void {
+    this.tables.clear()
     for (const group of plugin.groups ?? []) {
       const node = this.ensure(group.path, plugin.name)
       if (node.group != null) throw new Error(`duplicate group /${group.path.join('/')}`)
@@ -111,6 +114,9 @@ export class Registry {
 
   /** The options valid at `path`: global, then every ancestor's, then the command's own (Kubo GetOptions). */
   optionTable (path: readonly string[]): Map<string, ResolvedOption> {
+    const key = path.join('/')
+    const cached = this.tables.get(key)
+    if (cached != null) return cached
     const table = new Map<string, ResolvedOption>()
     const addAll = (opts?: Record<string, OptionSpec>): void => {
       for (const [canonical, spec] of Object.entries(opts ?? {})) {
@@ -122,6 +128,7 @@ export class Registry {
       addAll(node.group?.options)
       addAll(node.command?.options)
     }
+    this.tables.set(key, table)
     return table
   }
 

@@ -9,7 +9,9 @@ import { createLogging } from '../core/logger/index.js'
 import { KUBO_VERSION, PRODUCT_VERSION, REPO_VERSION } from '../core/version.js'
 import type { Invocation } from '../registry/types.js'
 import { createNode } from './node.js'
+import { startPeriodicGc, type PeriodicGc } from '../core/gc/periodic.js'
 import { createRpcApp } from './app.js'
+import { attachProxySupport, createGatewayApp } from './gateway/index.js'
 
 export interface DaemonMessage { Message: string }
 
@@ -28,6 +30,14 @@ export function listenTarget (addr: string): { host: string, port: number } | { 
     return { host: parts[1], port: Number(parts[3]) }
   }
   throw new RpcError(`serveHTTPApi: manet.Listen(${addr}) failed: unsupported address`)
+}
+
+/** $IPFS_PATH/gateway holds http://<host>:<port> of the first gateway listener (Kubo SetGatewayAddr). */
+function gatewayUrl (ma: string): string | undefined {
+  const parts = ma.split('/').filter(p => p !== '')
+  if ((parts[0] === 'ip4' || parts[0] === 'dns' || parts[0] === 'dns4' || parts[0] === 'dns6') && parts[2] === 'tcp') return `http://${parts[1]}:${parts[3]}`
+  if (parts[0] === 'ip6' && parts[2] === 'tcp') return `http://[${parts[1]}]:${parts[3]}`
+  return undefined
 }
 
 const asList = (v: unknown): string[] => Array.isArray(v) ? v.map(String) : typeof v === 'string' && v !== '' ? [v] : []
@@ -71,6 +81,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     shutdown: () => resolveStop('shutdown requested')
   })
   const servers: http.Server[] = []
+  let periodicGc: PeriodicGc | undefined
   try {
     await node.start()
     const { config, repo, keystore, libp2p } = node.container.cradle
@@ -97,6 +108,23 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
       yield { Message: `RPC API server listening on ${bound}\n` }
     }
     if (control.apiAddrs.length > 0) await repo.setApiAddr(control.apiAddrs[0])
+    // the read-only HTTP gateway: one app, a listener per Addresses.Gateway entry
+    const gatewayAddrs = asList((cfg.Addresses as Record<string, unknown> | undefined)?.Gateway)
+    if (gatewayAddrs.length > 0) {
+      const gateway = createGatewayApp({ container: node.container })
+      const bound: string[] = []
+      for (const addr of gatewayAddrs) {
+        const server = http.createServer({ keepAlive: true }, gateway.callback())
+        attachProxySupport(server)
+        bound.push(await listen(server, addr))
+        servers.push(server)
+      }
+      for (const b of bound) yield { Message: `Gateway server listening on ${b}\n` }
+      const url = gatewayUrl(bound[0])
+      if (url != null) await repo.setGatewayAddr(url)
+    }
+    // --enable-gc: corerepo.PeriodicGC
+    if (options.enableGc === true) periodicGc = await startPeriodicGc(node.container.cradle)
     yield { Message: 'Daemon is ready\n' }
 
     const onSignal = (): void => resolveStop('interrupt')
@@ -109,6 +137,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     const force = (): void => { process.exit(1) }
     setTimeout(() => { process.once('SIGINT', force); process.once('SIGTERM', force) }, 1000).unref()
   } finally {
+    await periodicGc?.stop()
     await Promise.all(servers.map(async s => {
       await new Promise<void>(resolve => {
         s.close(() => resolve())

@@ -64,10 +64,58 @@ export function sendError (ctx: Context, err: unknown, enc: string): void {
   }
 }
 
+/**
+ * A complete body as one chunked response (headers, chunk and end in one write, no stream machinery),
+ * chunked because the declared `Trailer` needs it.
+ */
+function sendChunked (ctx: Context, body: Buffer): void {
+  ctx.body = body
+  ctx.remove('Content-Length')
+  ctx.set('Transfer-Encoding', 'chunked')
+}
+
+/**
+ * The remaining values when the iterator finishes before the event loop turns (values already at
+ * hand), else undefined: the caller then streams. An error here is a late error: stream it.
+ */
+async function drainIfDone<T> (it: AsyncIterator<T>): Promise<{ values: T[], error?: unknown } | undefined> {
+  const values: T[] = []
+  for (let i = 0; i < 64; i++) {
+    const next = it.next()
+    const turn = new Promise<'later'>(resolve => setImmediate(() => resolve('later')))
+    let r: IteratorResult<T> | 'later'
+    try {
+      r = await Promise.race([next, turn])
+    } catch (error) {
+      return { values, error }
+    }
+    if (r === 'later') {
+      pending.set(it, next as Promise<IteratorResult<unknown>>)
+      unread.set(it, values)
+      return undefined
+    }
+    if (r.done === true) return { values }
+    values.push(r.value)
+  }
+  unread.set(it, values)
+  return undefined
+}
+
+/** values pulled by drainIfDone that a stream must still send, and a pull still under way */
+const unread = new WeakMap<object, unknown[]>()
+const pending = new WeakMap<object, Promise<IteratorResult<unknown>>>()
+
 /** Turn a late error into the trailer, then end the body normally. */
 async function * withTrailer<T> (ctx: Context, source: AsyncIterable<T>, first: IteratorResult<T>, it: AsyncIterator<T>, map: (x: T) => string | Uint8Array): AsyncGenerator<string | Uint8Array> {
   try {
     if (first.done !== true) yield map(first.value)
+    for (const v of (unread.get(it) ?? []) as T[]) yield map(v)
+    const inFlight = pending.get(it) as Promise<IteratorResult<T>> | undefined
+    if (inFlight != null) {
+      const r = await inFlight
+      if (r.done === true) return
+      yield map(r.value)
+    }
     for (;;) {
       const next = await it.next()
       if (next.done === true) break
@@ -87,7 +135,7 @@ export async function sendOutcome (ctx: Context, outcome: Outcome, enc: string, 
       preamble(ctx)
       ctx.status = 200
       ctx.set('Content-Type', mimeOf(enc))
-      ctx.body = Readable.from([encodeValue(outcome.value, enc, command, call)])
+      sendChunked(ctx, Buffer.from(encodeValue(outcome.value, enc, command, call)))
       return
     }
     case 'ndjson': {
@@ -97,7 +145,15 @@ export async function sendOutcome (ctx: Context, outcome: Outcome, enc: string, 
       ctx.status = 200
       ctx.set('Content-Type', mimeOf(enc))
       ctx.set('X-Chunked-Output', '1')
-      ctx.body = Readable.from(withTrailer(ctx, outcome.items, first, it, v => encodeValue(v, enc, command, call)), { objectMode: false })
+      const encode = (v: unknown): string => encodeValue(v, enc, command, call)
+      // a stream that is already over (most commands emit a row or two) goes out in one write
+      const rest = first.done === true ? { values: [] } : await drainIfDone(it)
+      if (rest != null) {
+        sendChunked(ctx, Buffer.from((first.done === true ? [] : [first.value, ...rest.values]).map(encode).join('')))
+        if (rest.error !== undefined) ctx.res.addTrailers({ 'X-Stream-Error': errorMessage(rest.error).replace(/[\r\n]+/g, ' ') })
+        return
+      }
+      ctx.body = Readable.from(withTrailer(ctx, outcome.items, first, it, encode), { objectMode: false })
       return
     }
     case 'bytes': {

@@ -33,6 +33,7 @@ export function createLogging (init: LoggingInit = {}): Logging {
   let defaultLevel = init.level ?? process.env.GOLOG_LOG_LEVEL ?? process.env.TSIPFS_LOG_LEVEL ?? 'error'
   const own = new Map<string, string>()
   const known = new Set<string>()
+  const children = new Map<string, Logger>()
   const tails = new Set<PassThrough>()
 
   const levelOf = (sub: string): string => own.get(sub) ?? defaultLevel
@@ -55,7 +56,15 @@ export function createLogging (init: LoggingInit = {}): Logging {
 
   return {
     root,
-    forComponent: (name) => { known.add(name); return root.child({ logger: name }) },
+    forComponent: (name) => {
+      let child = children.get(name)
+      if (child == null) {
+        known.add(name)
+        child = root.child({ logger: name })
+        children.set(name, child)
+      }
+      return child
+    },
     subsystems: () => [...known].sort(),
     getLevel: (sub) => sub === '*' ? defaultLevel : levelOf(sub),
     levels: () => {

@@ -1,8 +1,11 @@
 // kubo-rpc-client (the maintained JS client) against a spawned daemon.
-import { expect } from 'chai'
+import { expect, use } from 'chai'
+import chaiAsPromised from 'chai-as-promised'
 import { create, type KuboRPCClient } from 'kubo-rpc-client'
 import { startDaemon, type Daemon } from '../helpers/daemon.js'
 import { KUBO_VERSION } from '../../core/version.js'
+
+use(chaiAsPromised)
 
 describe('kubo-rpc-client', function () {
   this.timeout(60_000)
@@ -27,10 +30,11 @@ describe('kubo-rpc-client', function () {
   })
 
   it('config get/set/getAll', async () => {
-    await client.config.set('Foo.Bar', 'baz')
-    expect(await client.config.get('Foo.Bar')).to.equal('baz')
-    await client.config.set('Foo.Num', 5)
-    expect(await client.config.get('Foo.Num')).to.equal(5)
+    await client.config.set('Gateway.RootRedirect', '/ipfs/x')
+    expect(await client.config.get('Gateway.RootRedirect')).to.equal('/ipfs/x')
+    await client.config.set('Datastore.StorageGCWatermark', 80)
+    expect(await client.config.get('Datastore.StorageGCWatermark')).to.equal(80)
+    await expect(client.config.set('Foo.Bar', 'baz')).to.be.rejectedWith('failed to set config value: Foo not found (maybe use --json?)')
     const all = await client.config.getAll()
     expect(all).to.have.property('Addresses')
     expect((all as any).Identity?.PrivKey).to.equal(undefined)

@@ -1,0 +1,86 @@
+// Per-request block access: identity CIDs answered from the CID itself, a small cache so a block read
+// while resolving the path is not read again, an optional read log (CAR responses list the blocks of the
+// path), and errors mapped to gateway statuses (missing block → 404, retrieval timeout → 504).
+import type { Blockstore } from 'interface-blockstore'
+import type { CID } from 'multiformats/cid'
+import { BlockNotFoundError, RetrievalTimeoutError } from './errors.js'
+
+const IDENTITY = 0x00
+const CACHE_LIMIT = 4 * 1024 * 1024
+
+export interface BlockReader {
+  get: (cid: CID, options?: { signal?: AbortSignal }) => AsyncGenerator<Uint8Array>
+}
+
+export class GatewayBlocks {
+  private readonly cache = new Map<string, Uint8Array>()
+  private cached = 0
+  /** called with every block read, in order */
+  onRead?: (cid: CID, bytes: Uint8Array) => void
+  /** the same blocks as an interface-blockstore reader, for ipfs-unixfs-exporter */
+  readonly reader: BlockReader
+
+  /**
+   * @param store where blocks are read from (may fetch from the network)
+   * @param local the node's own blockstore, for "is it cached?" (defaults to `store`)
+   */
+  constructor (private readonly store: Blockstore, readonly signal: AbortSignal, private readonly local: Blockstore = store) {
+    const self = this
+    this.reader = {
+      async * get (cid: CID) { yield await self.get(cid) }
+    }
+  }
+
+  async get (cid: CID): Promise<Uint8Array> {
+    if (cid.multihash.code === IDENTITY) {
+      const bytes = cid.multihash.digest
+      this.onRead?.(cid, bytes)
+      return bytes
+    }
+    const key = Buffer.from(cid.multihash.bytes).toString('base64')
+    let bytes = this.cache.get(key)
+    if (bytes == null) {
+      bytes = await this.fetch(cid)
+      if (this.cached + bytes.byteLength <= CACHE_LIMIT) {
+        this.cache.set(key, bytes)
+        this.cached += bytes.byteLength
+      }
+    }
+    this.onRead?.(cid, bytes)
+    return bytes
+  }
+
+  /** Is the block in the local store (identity CIDs always are)? */
+  async has (cid: CID): Promise<boolean> {
+    if (cid.multihash.code === IDENTITY) return true
+    try {
+      return await this.local.has(cid, { signal: this.signal })
+    } catch {
+      return false
+    }
+  }
+
+  private async fetch (cid: CID): Promise<Uint8Array> {
+    this.checkSignal()
+    try {
+      const parts: Uint8Array[] = []
+      let size = 0
+      for await (const chunk of this.store.get(cid, { signal: this.signal })) {
+        parts.push(chunk)
+        size += chunk.byteLength
+      }
+      return parts.length === 1 ? parts[0] : Buffer.concat(parts, size)
+    } catch (err) {
+      this.checkSignal()
+      if ((err as Error)?.name === 'NotFoundError') throw new BlockNotFoundError(cid, { cause: err })
+      throw err
+    }
+  }
+
+  private checkSignal (): void {
+    if (!this.signal.aborted) return
+    const reason = this.signal.reason as Error | undefined
+    if (reason?.name === 'TimeoutError') throw new RetrievalTimeoutError()
+    throw reason ?? new Error('request aborted')
+  }
+}

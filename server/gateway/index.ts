@@ -1,0 +1,230 @@
+// The read-only HTTP gateway (Kubo's Addresses.Gateway listener): path gateway (/ipfs, /ipns),
+// trustless responses (raw, CAR, IPNS records), TAR, dag-json/dag-cbor, subdomain and DNSLink hosts,
+// _redirects. Its own Koa app, not driven by the command registry; it shares the node's blockstore
+// and datastore, never writes to the repo and exposes no RPC.
+import type http from 'node:http'
+import type { Duplex } from 'node:stream'
+import Koa, { type Context } from 'koa'
+import type { AwilixContainer } from 'awilix'
+import type { Blockstore } from 'interface-blockstore'
+import type { Cradle } from '../../core/cradle.js'
+import { AGENT_VERSION } from '../../core/version.js'
+import { GatewayBlocks } from './blocks.js'
+import { gatewaySettings, type GatewaySettings } from './config.js'
+import type { GatewayDeps, GatewayRequest } from './context.js'
+import { createDnslinkLookup, type DnslinkInit } from './dnslink.js'
+import { messageOf, RetrievalTimeoutError, statusOf } from './errors.js'
+import { protocolHandlerRedirect, serveGatewayPath } from './handler.js'
+import { HostRouter } from './host.js'
+import { escapePath } from './resolve.js'
+import { sendError, sendNotFound, sendRedirect } from './respond.js'
+
+export { dnslinkFromEnv, type DnslinkInit, type DnslinkLookup } from './dnslink.js'
+
+export interface GatewayInit {
+  container: AwilixContainer<Cradle>
+  /** fixed DNSLink answers or a lookup function (default: DNS, plus TSIPFS_DNSLINK) */
+  dnslink?: DnslinkInit
+  /**
+   * a blockstore that fetches missing blocks from the network; used unless Gateway.NoFetch is set
+   * (default: the node's local blockstore only)
+   */
+  fetchingBlockstore?: Blockstore
+}
+
+/** The decoded path, or undefined when the percent-encoding is invalid. */
+function decodePath (raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return undefined
+  }
+}
+
+/** Go's ServeMux path cleaning: //, /./ and /../ are redirected to the clean path. */
+function cleanPath (p: string): string {
+  if (p === '') return '/'
+  const out: string[] = []
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue
+    if (seg === '..') out.pop()
+    else out.push(seg)
+  }
+  let np = '/' + out.join('/')
+  if (p.endsWith('/') && np !== '/') np += '/'
+  return np
+}
+
+/** The request target: path and query of origin-form or absolute-form (proxy) requests. */
+function target (ctx: Context): { host: string, rawPath: string, rawQuery: string } {
+  const url = ctx.req.url ?? '/'
+  if (/^https?:\/\//i.test(url)) {
+    const u = new URL(url)
+    return { host: u.host, rawPath: u.pathname, rawQuery: u.search.replace(/^\?/, '') }
+  }
+  const q = url.indexOf('?')
+  return {
+    host: ctx.get('Host'),
+    rawPath: q >= 0 ? url.slice(0, q) : url,
+    rawQuery: q >= 0 ? url.slice(q + 1) : ''
+  }
+}
+
+/** A timer that aborts a signal with a TimeoutError unless touched in time. */
+function retrievalTimer (ms: number): { signal: AbortSignal, touch: () => void, stop: () => void } {
+  const controller = new AbortController()
+  let timer: NodeJS.Timeout | undefined
+  const arm = (): void => {
+    if (ms <= 0 || controller.signal.aborted) return
+    if (timer != null) clearTimeout(timer)
+    timer = setTimeout(() => controller.abort(new DOMException('retrieval timeout', 'TimeoutError')), ms)
+    timer.unref()
+  }
+  arm()
+  const stop = (): void => { if (timer != null) clearTimeout(timer) }
+  return { signal: controller.signal, touch: arm, stop }
+}
+
+export function createGatewayApp (init: GatewayInit): Koa {
+  const { container } = init
+  const cradle = container.cradle
+  let settings: GatewaySettings = gatewaySettings(cradle.config.get())
+  cradle.config.onChange(cfg => { settings = gatewaySettings(cfg) })
+  const dnslink = createDnslinkLookup(init.dnslink)
+  const logger = cradle.logging.forComponent('gateway')
+  const deps: GatewayDeps = {
+    get blockstore () { return settings.noFetch || init.fetchingBlockstore == null ? cradle.blockstore : init.fetchingBlockstore },
+    localBlockstore: cradle.blockstore,
+    datastore: cradle.datastore,
+    libp2p: cradle.libp2p,
+    dnslink,
+    logger,
+    settings: () => settings
+  }
+
+  const app = new Koa()
+  app.silent = true
+  app.on('error', (err: Error) => { logger.debug(`gateway: ${err.message}`) })
+
+  app.use(async (ctx) => {
+    const s = settings
+    for (const [name, values] of Object.entries(s.headers)) ctx.set(name, values.length === 1 ? values[0] : values)
+    const htmlErrors = !s.disableHTMLErrors
+    const t = target(ctx)
+    const path = decodePath(t.rawPath)
+    if (path == null) {
+      sendError(ctx, 400, `invalid URL escape in path ${JSON.stringify(t.rawPath)}`, false)
+      return
+    }
+    const clean = cleanPath(path)
+    if (clean !== path && ctx.method !== 'CONNECT') {
+      sendRedirect(ctx, 301, escapePath(clean) + (t.rawQuery !== '' ? '?' + t.rawQuery : ''))
+      return
+    }
+    const query = new URLSearchParams(t.rawQuery)
+    const timer = retrievalTimer(s.retrievalTimeoutMs)
+    const gone = new AbortController()
+    ctx.res.once('close', () => {
+      timer.stop()
+      if (!ctx.res.writableFinished) gone.abort(new Error('client disconnected'))
+    })
+    ctx.res.once('finish', () => { timer.stop() })
+    const signal = AbortSignal.any([timer.signal, gone.signal])
+
+    try {
+      if (protocolHandlerRedirect({ ctx, query }, htmlErrors)) return
+      const router = new HostRouter(s, dnslink)
+      const route = await router.route({
+        host: t.host,
+        forwardedHost: ctx.get('X-Forwarded-Host') !== '' ? ctx.get('X-Forwarded-Host') : undefined,
+        https: ctx.get('X-Forwarded-Proto') === 'https',
+        path,
+        rawQuery: t.rawQuery,
+        signal
+      })
+      if (route.kind === 'redirect') {
+        sendRedirect(ctx, route.status, route.location)
+        return
+      }
+      if (route.kind === 'not-found') {
+        sendNotFound(ctx)
+        return
+      }
+      const p = route.path
+      if (!(p.startsWith('/ipfs/') || p.startsWith('/ipns/') || p === '/ipfs' || p === '/ipns')) {
+        if (p === '/version') {
+          ctx.set('Content-Type', 'text/plain; charset=utf-8')
+          ctx.body = `Commit: \nClient Version: ${AGENT_VERSION}/\n`
+        } else if (s.rootRedirect !== '') {
+          sendRedirect(ctx, 302, s.rootRedirect)
+        } else {
+          sendNotFound(ctx)
+        }
+        return
+      }
+      if (p === '/ipfs' || p === '/ipns') {
+        sendRedirect(ctx, 301, p + '/' + (t.rawQuery !== '' ? '?' + t.rawQuery : ''))
+        return
+      }
+      if (ctx.method === 'OPTIONS') {
+        ctx.set('Allow', ['GET', 'HEAD', 'OPTIONS'])
+        ctx.status = 200
+        ctx.body = Buffer.alloc(0)
+        ctx.remove('Content-Type')
+        return
+      }
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+        ctx.set('Allow', ['GET', 'HEAD', 'OPTIONS'])
+        sendError(ctx, 405, `Method ${ctx.method} not allowed: read only access`, false)
+        return
+      }
+      const r: GatewayRequest = {
+        ctx,
+        deps,
+        settings: s,
+        blocks: new GatewayBlocks(deps.blockstore, signal, deps.localBlockstore),
+        signal,
+        touch: timer.touch,
+        rest: timer.stop,
+        method: ctx.method,
+        urlPath: path,
+        path: p,
+        query,
+        rawQuery: t.rawQuery,
+        subdomainHost: route.subdomainHost,
+        dnslinkHost: route.dnslinkHost,
+        host: route.subdomainHost ?? route.host
+      }
+      // answer 504 at the deadline even if something below does not watch the signal
+      let onAbort: (() => void) | undefined
+      const aborted = new Promise<never>((_resolve, reject) => {
+        onAbort = () => { reject(signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError' ? new RetrievalTimeoutError() : signal.reason) }
+        signal.addEventListener('abort', onAbort, { once: true })
+      })
+      aborted.catch(() => {})
+      try {
+        await Promise.race([serveGatewayPath(r), aborted])
+      } finally {
+        if (onAbort != null) signal.removeEventListener('abort', onAbort)
+      }
+    } catch (err) {
+      if (ctx.headerSent) throw err
+      const status = statusOf(err)
+      if (status >= 500) logger.debug(`gateway: ${ctx.method} ${ctx.url}: ${messageOf(err)}`)
+      sendError(ctx, status, messageOf(err), htmlErrors)
+    }
+  })
+  return app
+}
+
+/**
+ * Let the gateway be used as an HTTP proxy (spec proxy-gateway): absolute-form requests are handled by
+ * the app itself; CONNECT tunnels are accepted and their traffic served by the same server.
+ */
+export function attachProxySupport (server: http.Server): void {
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+    if (head.length > 0) socket.unshift(head)
+    server.emit('connection', socket)
+  })
+}

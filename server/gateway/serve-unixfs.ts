@@ -1,0 +1,128 @@
+// The implicit (deserialized) response: UnixFS files, symlinks, directories (index.html or an HTML
+// listing) and, for dag-json/dag-cbor/json/cbor terminals, the codec response.
+import { stripPort } from './config.js'
+import type { GatewayRequest, RequestData } from './context.js'
+import { isMutable } from './context.js'
+import { GatewayError } from './errors.js'
+import { CODEC_TO_TYPE } from './format.js'
+import { addCacheHeaders, addContentDisposition, dirListingEtag, listingCacheControl, setRootsHeader } from './headers.js'
+import { directoryListing } from './html.js'
+import { checkRangeSyntax, RangeSyntaxError } from './http.js'
+import { extname, sniff, SNIFF_LEN, typeByExtension } from './mime.js'
+import { escapePath, joinPath, type ContentPath, type ResolvedPath } from './resolve.js'
+import { sendRedirect, sendStream, serveContent } from './respond.js'
+import { renderCodec } from './serve-codec.js'
+import { findEntry, loadUnixfs, type UnixfsNode } from './unixfs.js'
+
+export async function serveDefaults (r: GatewayRequest, rq: RequestData, resolved: ResolvedPath): Promise<void> {
+  const range = r.ctx.get('Range')
+  if (r.method === 'GET' && range !== '') {
+    try {
+      checkRangeSyntax(range)
+    } catch (err) {
+      if (err instanceof RangeSyntaxError) throw new GatewayError(400, `invalid range request: ${err.message}`)
+      throw err
+    }
+  }
+  const terminal = resolved.terminal
+  if (CODEC_TO_TYPE[terminal.code] != null) {
+    const block = await r.blocks.get(terminal)
+    setRootsHeader(r, resolved)
+    await renderCodec(r, rq, resolved, block)
+    return
+  }
+  const node = await loadUnixfs(r.blocks, terminal)
+  setRootsHeader(r, resolved)
+  if (node.mtime != null) rq.lastModified = node.mtime
+  if (node.kind === 'directory') {
+    await serveDirectory(r, rq, node)
+    return
+  }
+  await serveFile(r, rq, node, rq.contentPath, '')
+}
+
+/** First bytes of a file, for sniffing; undefined when they cannot be read. */
+async function head (node: Extract<UnixfsNode, { kind: 'file' }>): Promise<Uint8Array | undefined> {
+  const n = Math.min(node.size, SNIFF_LEN)
+  try {
+    const parts: Uint8Array[] = []
+    for await (const chunk of node.read(0, n)) parts.push(chunk)
+    return Buffer.concat(parts)
+  } catch {
+    return undefined
+  }
+}
+
+/** A file or symlink; `etagNode` differs from `node` when a directory is served through its index.html. */
+export async function serveFile (r: GatewayRequest, rq: RequestData, node: UnixfsNode, contentPath: ContentPath, fallbackType: string, etagNode: UnixfsNode = node): Promise<void> {
+  if (node.kind === 'directory') throw new GatewayError(500, 'not a file')
+  const size = node.kind === 'symlink' ? node.target.byteLength : node.size
+  const max = r.settings.maxRangeRequestFileSize
+  if (max > 0 && r.ctx.get('Range') !== '' && size > max) {
+    throw new GatewayError(501, `range requests not supported for files larger than ${max} bytes: switch to verifiable block requests (application/vnd.ipld.raw)`)
+  }
+  const modtime = addCacheHeaders(r, rq, etagNode.cid, '', contentPath)
+  const name = addContentDisposition(r, contentPath)
+
+  let ctype: string
+  let read: (offset: number, length: number) => AsyncIterable<Uint8Array>
+  if (node.kind === 'symlink') {
+    ctype = 'inode/symlink'
+    const target = node.target
+    read = async function * (o, l) { yield target.subarray(o, o + l) }
+  } else {
+    ctype = typeByExtension(extname(name))
+    if (ctype === '') ctype = fallbackType
+    if (ctype === '') {
+      const first = await head(node)
+      ctype = first != null ? sniff(first, node.size <= SNIFF_LEN) : ''
+    }
+    if (ctype.startsWith('text/html;')) ctype = 'text/html'
+    read = node.read
+  }
+  if (ctype !== '') r.ctx.set('Content-Type', ctype)
+  await serveContent(r, { size, modtime, read })
+}
+
+export async function serveDirectory (r: GatewayRequest, rq: RequestData, dir: Extract<UnixfsNode, { kind: 'directory' }>): Promise<void> {
+  if (!r.urlPath.endsWith('/') && r.query.get('go-get') !== '1') {
+    sendRedirect(r.ctx, 301, escapePath(r.urlPath) + '/' + (r.rawQuery !== '' ? '?' + r.rawQuery : ''))
+    return
+  }
+  const index = await findEntry(r.blocks, dir.cid, 'index.html')
+  if (index != null) {
+    const file = await loadUnixfs(r.blocks, index)
+    if (file.kind !== 'file') throw new GatewayError(422, 'index.html could not be read: not a file')
+    const cp = rq.contentPath
+    const indexPath: ContentPath = { ...cp, segments: [...cp.segments, 'index.html'], trailingSlash: false, str: joinPath(cp.namespace, cp.root, [...cp.segments, 'index.html']) }
+    await serveFile(r, rq, file, indexPath, 'text/html', dir)
+    return
+  }
+
+  r.ctx.set('Content-Type', 'text/html')
+  r.ctx.set('Etag', dirListingEtag(dir.cid))
+  const cc = listingCacheControl(rq)
+  if (cc !== '') r.ctx.set('Cache-Control', cc)
+  if (r.method === 'HEAD') {
+    r.ctx.status = 200
+    return
+  }
+  // no link above the content root
+  const parts = rq.contentPath.str.split('/')
+  let backLink = ''
+  if (!(parts.length === 3 || (parts.length === 4 && parts[3] === ''))) {
+    backLink = r.urlPath + (r.urlPath.endsWith('/') ? '..' : '/..')
+  }
+  const gatewayURL = r.subdomainHost != null ? `//${r.subdomainHost}` : r.dnslinkHost != null ? `//${r.dnslinkHost}` : ''
+  const dnslink = r.dnslinkHost != null && isMutable(rq) && rq.contentPath.root === stripPort(r.dnslinkHost)
+  sendStream(r, 200, directoryListing({
+    contentPath: rq.contentPath.str,
+    urlPath: r.urlPath,
+    gatewayURL,
+    dnslink,
+    cid: dir.cid,
+    size: dir.size,
+    backLink,
+    entries: dir.entries()
+  }))
+}

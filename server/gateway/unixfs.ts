@@ -1,0 +1,97 @@
+// UnixFS nodes as the gateway serves them: files (read by range through ipfs-unixfs-exporter, which
+// fetches only the blocks a range needs, using the blocksizes of each node), directories (plain or
+// HAMT-sharded), symlinks, raw and identity blocks.
+import * as dagPb from '@ipld/dag-pb'
+import { exporter } from 'ipfs-unixfs-exporter'
+import { createResolver } from '../../core/resolver/index.js'
+import { UnixFS } from 'ipfs-unixfs'
+import type { CID } from 'multiformats/cid'
+import type { GatewayBlocks } from './blocks.js'
+import { GatewayError } from './errors.js'
+import { CODEC_DAG_PB, CODEC_IDENTITY, CODEC_RAW } from './format.js'
+import type { ListingEntry } from './html.js'
+
+export type UnixfsNode =
+  | { kind: 'file', cid: CID, size: number, mtime?: Date, mode?: number, read: (offset: number, length: number) => AsyncIterable<Uint8Array> }
+  | { kind: 'symlink', cid: CID, target: Uint8Array, mtime?: Date, mode?: number }
+  | { kind: 'directory', cid: CID, size: number, mtime?: Date, mode?: number, entries: () => AsyncIterable<ListingEntry>, node: dagPb.PBNode, unixfs: UnixFS }
+
+export const isUnixfsCodec = (code: number): boolean => code === CODEC_DAG_PB || code === CODEC_RAW || code === CODEC_IDENTITY
+
+function mtimeOf (u: UnixFS): Date | undefined {
+  if (u.mtime == null) return undefined
+  const ms = Number(u.mtime.secs) * 1000 + Math.floor((u.mtime.nsecs ?? 0) / 1e6)
+  return new Date(ms)
+}
+
+/** Bytes of a buffer, as a one-chunk iterable. */
+async function * slice (bytes: Uint8Array, offset: number, length: number): AsyncGenerator<Uint8Array> {
+  yield bytes.subarray(offset, offset + length)
+}
+
+/** Load a UnixFS node (dag-pb, raw or identity). Throws 501 for other codecs, 500 for non-UnixFS dag-pb. */
+export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<UnixfsNode> {
+  if (cid.code === CODEC_RAW || cid.code === CODEC_IDENTITY) {
+    const bytes = await blocks.get(cid)
+    return { kind: 'file', cid, size: bytes.byteLength, read: (o, l) => slice(bytes, o, l) }
+  }
+  if (cid.code !== CODEC_DAG_PB) throw new GatewayError(501, `unsupported codec ${cid.code} for a UnixFS response`)
+  const block = await blocks.get(cid)
+  let node: dagPb.PBNode
+  let unixfs: UnixFS
+  try {
+    node = dagPb.decode(block)
+    if (node.Data == null) throw new Error('no data in PBNode')
+    unixfs = UnixFS.unmarshal(node.Data)
+  } catch (err) {
+    throw new GatewayError(500, `data was not a valid file or directory: ${(err as Error).message}`, { cause: err })
+  }
+  const mtime = mtimeOf(unixfs)
+  const mode = unixfs.mode
+  if (unixfs.type === 'symlink') return { kind: 'symlink', cid, target: unixfs.data ?? new Uint8Array(0), mtime, mode }
+  if (unixfs.isDirectory()) {
+    const size = block.byteLength + node.Links.reduce((n, l) => n + (l.Tsize ?? 0), 0)
+    return {
+      kind: 'directory',
+      cid,
+      size,
+      mtime,
+      mode,
+      node,
+      unixfs,
+      entries: async function * () {
+        const entry = await exporter(cid, blocks.reader, { signal: blocks.signal })
+        if (entry.type !== 'directory') return
+        for await (const e of entry.entries({ signal: blocks.signal })) yield { name: e.name, cid: e.cid, size: Number(e.size) }
+      }
+    }
+  }
+  const size = Number(unixfs.fileSize())
+  return {
+    kind: 'file',
+    cid,
+    size,
+    mtime,
+    mode,
+    read: async function * (offset, length) {
+      if (length <= 0) return
+      const entry = await exporter(cid, blocks.reader, { signal: blocks.signal })
+      if (entry.type !== 'file' && entry.type !== 'raw' && entry.type !== 'identity') throw new GatewayError(500, 'not a file')
+      yield * entry.content({ offset, length, signal: blocks.signal })
+    }
+  }
+}
+
+/** The CID of a named entry of a directory (plain or HAMT), or undefined. */
+export async function findEntry (blocks: GatewayBlocks, dir: CID, name: string): Promise<CID | undefined> {
+  const root = dir.toString()
+  try {
+    const res = await createResolver({ blockstore: blocks.reader }).resolve(
+      { namespace: 'ipfs', root, cid: dir, segments: [name], text: `/ipfs/${root}/${name}` }, { signal: blocks.signal })
+    return res.remainder.length === 0 ? res.cid : undefined
+  } catch (err) {
+    if (err instanceof GatewayError) throw err
+    if ((err as Error)?.name === 'NoLinkError') return undefined
+    throw err
+  }
+}

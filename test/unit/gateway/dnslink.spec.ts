@@ -1,0 +1,108 @@
+// gateway.md §2.12: DNSLink gateway (Host names with a DNSLink record), and how DNSLink answers are
+// configured for tests (an injectable map or function, or TSIPFS_DNSLINK).
+import { expect } from 'chai'
+import { createDnslinkLookup, dnslinkFromEnv, parseDnslinkTxt } from '../../../server/gateway/dnslink.js'
+import { dnslinkYaml, startGateway, type TestGateway } from './helpers.js'
+
+const SUBDOMAIN_KEY_RECORD = 'subdomain_gateway/12D3KooWLQzUv2FHWGVPXTXSZpdHs7oHbXub2G5WC8Tx4NQhyd2d.ipns-record'
+const D = 'bafybeig6ka5mlwkl4subqhaiatalkcleo4jgnr3hqwvpmsqfca27cijp3i'
+
+describe('gateway: DNSLink hosts (§2.12)', () => {
+  let gw: TestGateway
+  before(async () => {
+    gw = await startGateway({
+      cars: ['gateway-cache/fixtures.car', 'dir_listing/fixtures.car', 'subdomain_gateway/fixtures.car'],
+      records: [SUBDOMAIN_KEY_RECORD],
+      dnslink: {
+        ...dnslinkYaml('dir_listing/dnslink.yml'),
+        ...dnslinkYaml('gateway-cache/dnslink.yml'),
+        ...dnslinkYaml('dnslink_ipns/dnslink.yml'),
+        'loop-a.example.org': '/ipns/loop-b.example.org',
+        'loop-b.example.org': '/ipns/loop-a.example.org'
+      }
+    })
+  })
+  after(async () => { await gw.stop() })
+
+  it('serves a DNSLink value with a sub-path, appending the request path', async () => {
+    const res = await gw.get('/root3/root4/index.html', { headers: { Host: 'dnslink-subpath.example.org' } })
+    expect(res.status).to.equal(200)
+    expect(res.text).to.equal('hello\n')
+    expect(res.headers['x-ipfs-path']).to.equal('/ipns/dnslink-subpath.example.org/root3/root4/index.html')
+  })
+
+  for (const host of ['dnslink-over-ipns.example.org', 'dnslink-over-ipns-cidv1.example.org']) {
+    it(`resolves DNSLink → IPNS → /ipfs on ${host}`, async () => {
+      const res = await gw.get('/', { headers: { Host: host } })
+      expect(res.status).to.equal(200)
+      expect(res.text).to.equal('hello\n')
+    })
+  }
+
+  it('redirects a directory without its trailing slash relative to the host', async () => {
+    const res = await gw.get('/%C4%85/%C4%99', { headers: { Host: 'dnslink-dir-listing.example.org' } })
+    expect(res.status).to.equal(301)
+    expect(res.headers.location).to.equal('/%C4%85/%C4%99/')
+  })
+
+  it('does not apply the /ipns/<base58> canonical redirect on DNSLink hosts', async () => {
+    const res = await gw.get('/ipns/12D3KooWLQzUv2FHWGVPXTXSZpdHs7oHbXub2G5WC8Tx4NQhyd2d', { headers: { Host: 'dnslink-dir-listing.example.org' } })
+    expect(res.status).not.to.equal(302)
+  })
+
+  it('serves /ipns/<dnslink name> on the path gateway too', async () => {
+    const res = await gw.get('/ipns/dnslink-subpath.example.org/root3/root4/index.html')
+    expect(res.status).to.equal(200)
+    expect(res.text).to.equal('hello\n')
+    expect(res.headers['cache-control'] ?? 'public, max-age').to.match(/^public, max-age/)
+  })
+
+  it('ends a DNSLink loop with an error', async () => {
+    const res = await gw.get('/', { headers: { Host: 'loop-a.example.org' } })
+    expect(res.status).to.equal(400)
+    expect(res.text).to.include('recursion limit')
+  })
+
+  it('a name without DNSLink is a 500 on /ipns/', async () => {
+    const res = await gw.get('/ipns/no-dnslink.example.org/')
+    expect(res.status).to.equal(500)
+    expect(res.text).to.include('failed to resolve /ipns/no-dnslink.example.org/')
+  })
+
+  it('an unknown host without DNSLink falls back to the path gateway', async () => {
+    const res = await gw.get(`/ipfs/${D}/`, { headers: { Host: 'unknown.example.net' } })
+    expect(res.status).to.equal(200)
+    expect(res.text).to.include('Index of')
+  })
+
+  describe('configuring DNSLink answers', () => {
+    it('reads TXT values', () => {
+      expect(parseDnslinkTxt('dnslink=/ipfs/bafy123')).to.equal('/ipfs/bafy123')
+      expect(parseDnslinkTxt('dnslink=/ipns/example.org/a')).to.equal('/ipns/example.org/a')
+      expect(parseDnslinkTxt('v=spf1 -all')).to.equal(undefined)
+      expect(parseDnslinkTxt('dnslink=https://example.org')).to.equal(undefined)
+    })
+    it('a map answers only its names (no DNS), case-insensitively and with or without the final dot', async () => {
+      const lookup = createDnslinkLookup({ 'Example.org.': 'dnslink=/ipfs/bafyabc' })
+      expect(await lookup('example.org')).to.deep.equal({ value: '/ipfs/bafyabc' })
+      expect(await lookup('other.example.org')).to.equal(undefined)
+    })
+    it('TSIPFS_DNSLINK holds inline JSON', () => {
+      expect(dnslinkFromEnv({ TSIPFS_DNSLINK: '{"a.example": "/ipfs/bafyx"}' })).to.deep.equal({ 'a.example': '/ipfs/bafyx' })
+      expect(dnslinkFromEnv({})).to.equal(undefined)
+      expect(() => dnslinkFromEnv({ TSIPFS_DNSLINK: '["x"]' })).to.throw('TSIPFS_DNSLINK must be a JSON object')
+    })
+  })
+
+  describe('Gateway.NoDNSLink', () => {
+    let off: TestGateway
+    before(async () => {
+      off = await startGateway({ cars: ['gateway-cache/fixtures.car'], config: { 'Gateway.NoDNSLink': true }, dnslink: dnslinkYaml('gateway-cache/dnslink.yml') })
+    })
+    after(async () => { await off.stop() })
+    it('ignores DNSLink hosts', async () => {
+      const res = await off.get('/root3/root4/index.html', { headers: { Host: 'dnslink-subpath.example.org' } })
+      expect(res.status).to.equal(404)
+    })
+  })
+})
