@@ -96,6 +96,19 @@ const isSet = <T>(v: T | null | undefined): v is T => v !== null && v !== undefi
 /** boxo validShardWidth */
 const validShardWidth = (n: number): boolean => n > 0 && (n & (n - 1)) === 0 && (n & 7) === 0
 
+/**
+ * The Import section of a config, with Kubo's migration of the legacy
+ * Internal.UnixFSShardingSizeThreshold into Import.UnixFSHAMTDirectorySizeThreshold when that is unset.
+ */
+export function importConfigOf (getKey: (key: string) => unknown): ImportConfig {
+  const cfg = { ...((getKey('Import') ?? {}) as ImportConfig) }
+  const legacy = getKey('Internal.UnixFSShardingSizeThreshold')
+  if (!isSet(cfg.UnixFSHAMTDirectorySizeThreshold) && (typeof legacy === 'string' || typeof legacy === 'number')) {
+    cfg.UnixFSHAMTDirectorySizeThreshold = legacy
+  }
+  return cfg
+}
+
 /** Import.UnixFSHAMTDirectorySizeThreshold (OptionalBytes: a number or a humanized string) */
 export function hamtThresholdOf (cfg: ImportConfig): number {
   const v = cfg.UnixFSHAMTDirectorySizeThreshold

@@ -2,7 +2,8 @@
 import type { CID } from 'multiformats/cid'
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
-import { importFiles, resolveImportSettings, type ImportConfig, type ImportEntry, type ImportedNode } from '../../core/unixfs/index.js'
+import { importFiles, resolveImportSettings, type ImportEntry, type ImportedNode } from '../../core/unixfs/index.js'
+import { importConfigOf } from '../../core/unixfs/settings.js'
 import type { FileEntry } from '../../registry/types.js'
 import { BatchSink } from './sink.js'
 import { goText, renderAdd } from './render.js'
@@ -255,7 +256,7 @@ https://github.com/ipfs/kubo/blob/master/docs/config.md#import`,
   output: 'ndjson',
   async * run ({ files, options: o, deps, signal }): AsyncGenerator<AddOutput> {
     const { config, blockstore, pins, gcLock, cidEncoder } = deps
-    const importCfg = (config.getKey('Import') ?? {}) as ImportConfig
+    const importCfg = importConfigOf(k => config.getKey(k))
     const onlyHash = o.onlyHash === true
     const dopin = o.pin && !onlyHash
     const toFilesSet = o.toFiles !== undefined
