@@ -77,8 +77,11 @@ ${body}
 `
 }
 
+/** two overlapping sheets, drawn inline so it shows whatever fonts the browser has */
+const COPY_ICON = '<svg width="12" height="12" viewBox="0 0 16 16" aria-hidden="true"><rect x="5" y="5" width="9" height="9" rx="1.5" fill="none" stroke="currentColor" stroke-width="1.5"/><path d="M11 3.5V3a1 1 0 0 0-1-1H3a1 1 0 0 0-1 1v7a1 1 0 0 0 1 1h.5" fill="none" stroke="currentColor" stroke-width="1.5"/></svg>'
+
 const copyButton = (text: string): string =>
-  `<button class="copy" title="Copy CID" onclick="navigator.clipboard.writeText('${html(text)}')">&#x2398;</button>`
+  `<button class="copy" title="Copy CID" onclick="navigator.clipboard.writeText('${html(text)}')">${COPY_ICON}</button>`
 
 export interface ListingEntry { name: string, cid: CID, size: number }
 
