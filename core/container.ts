@@ -25,7 +25,8 @@ import type { Registry } from '../registry/registry.js'
 import type { Logger } from 'winston'
 import { RwLock } from './util/rwlock.js'
 import { createGcRoots } from './gc/roots.js'
-import { createResolver } from './resolver/index.js'
+import { createResolver, type Resolver } from './resolver/index.js'
+import { createBitswap, type BlockExchange } from './bitswap/index.js'
 
 export interface CoreInit {
   /** repo folder; omitted: everything in memory (tests, embedding) */
@@ -93,8 +94,14 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       : createMemoryKeystore(() => identity)
 
     let libp2p: Libp2p | null = null
+    let bitswap: BlockExchange | null = null
     if (init.online === true) {
       libp2p = await createLibp2pHost({ privateKey: identity, config, datastore })
+      // the exchange: started after libp2p (registered after it), it plugs into nodeBlockstore
+      const settings = (config.Bitswap ?? {}) as { Libp2pEnabled?: unknown, ServerEnabled?: unknown }
+      if (settings.Libp2pEnabled !== false) {
+        bitswap = createBitswap({ libp2p, blockstore: nodeBlockstore, logger: logging.forComponent('bitswap') }, { serverEnabled: settings.ServerEnabled !== false })
+      }
     }
 
     const container = createContainer<Cradle>({ injectionMode: InjectionMode.PROXY, strict: true })
@@ -107,9 +114,11 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       datastore: asValue(datastore),
       blockstore: asValue(nodeBlockstore),
       pins: asValue(pins),
-      resolver: asValue(createResolver({ blockstore: nodeBlockstore })),
+      resolver: asValue(resolverOver(nodeBlockstore)),
       keystore: asValue(keystore),
       libp2p: asValue(libp2p),
+      // a singleton registration (not asValue) so the node starts it, after libp2p, and stops it first
+      bitswap: asFunction(() => bitswap).singleton(),
       registry: asValue(init.registry),
       requestLog: asValue(new RequestLog()),
       gcLock: asValue(new RwLock()),
@@ -132,15 +141,44 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
   }
 }
 
+/** The path resolver over a blockstore (the node's, or its offline view in an offline scope). */
+function resolverOver (blockstore: Blockstore): Resolver {
+  return createResolver({ blockstore })
+}
+
+/**
+ * Keep a scope off the network (Kubo's offline CoreAPI): its `blockstore` is the node's store without
+ * the exchange (a missing block fails at once with the offline error) and its `resolver` reads that.
+ * Singletons built over the node's store (pins, mfs) still fetch.
+ */
+function registerOffline (scope: AwilixContainer<Cradle>, container: AwilixContainer<Cradle>): void {
+  const store = container.cradle.blockstore
+  if (!(store instanceof NodeBlockstore)) return
+  const local = store.offline()
+  scope.register({
+    blockstore: asValue(local),
+    resolver: asFunction(() => resolverOver(local)).scoped()
+  })
+}
+
+/** A long-lived scope whose blockstore and resolver never fetch (the gateway's local view). */
+export function createOfflineScope (container: AwilixContainer<Cradle>): AwilixContainer<Cradle> {
+  const scope = container.createScope<Cradle>()
+  registerOffline(scope, container)
+  return scope
+}
+
 export interface RequestScopeInit {
   signal: AbortSignal
+  /** the request runs offline (global --offline/--local): no block fetching from the network */
+  offline?: boolean
   /** the request's logger, made on first use */
   log: () => Logger
   cidBase?: string
   upgradeCidv0InOutput?: boolean
 }
 
-/** A scope per invocation holding the request's signal, logger and CID encoder. */
+/** A scope per invocation holding the request's signal, logger and CID encoder (and, offline, the offline store). */
 export function createRequestScope (container: AwilixContainer<Cradle>, init: RequestScopeInit): AwilixContainer<RequestCradle> {
   const scope = container.createScope<RequestCradle>()
   scope.register({
@@ -149,5 +187,6 @@ export function createRequestScope (container: AwilixContainer<Cradle>, init: Re
     // lazy: an unknown --cid-base fails only commands that print CIDs (as Kubo's cmdenv)
     cidEncoder: asFunction(() => createCidEncoder({ cidBase: init.cidBase, upgradeCidv0InOutput: init.upgradeCidv0InOutput })).scoped()
   })
+  if (init.offline === true) registerOffline(scope, container)
   return scope
 }

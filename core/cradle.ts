@@ -16,6 +16,7 @@ import type { RwLock } from './util/rwlock.js'
 import type { Pins } from './pins/index.js'
 import type { Resolver } from './resolver/index.js'
 import type { GcRoots } from './gc/roots.js'
+import type { BlockExchange } from './bitswap/index.js'
 
 export interface Cradle {
   /** the repo folder ('' for an in-memory repo) */
@@ -25,7 +26,10 @@ export interface Cradle {
   logging: Logging
   logger: Logger
   datastore: Datastore
-  /** a NodeBlockstore (core/blockstore/index.ts): identity CIDs, Kubo's offline not-found error */
+  /**
+   * a NodeBlockstore (core/blockstore/index.ts): identity CIDs; online, missing blocks come from bitswap
+   * (offline, or in a request with --offline: Kubo's offline not-found error)
+   */
   blockstore: Blockstore
   /** recursive/direct pins in Kubo's datastore layout (core/pins) */
   pins: Pins
@@ -34,6 +38,8 @@ export interface Cradle {
   keystore: Keystore
   /** null when the node runs offline */
   libp2p: Libp2p | null
+  /** block exchange over libp2p (core/bitswap); null offline or with Bitswap.Libp2pEnabled=false */
+  bitswap: BlockExchange | null
   registry: Registry
   requestLog: RequestLog
   node: NodeControl

@@ -19,18 +19,29 @@ export class RequestLog {
   /** how long finished requests are kept, in ms (diag/cmds/set-time); Kubo's default is 1 minute */
   keepMs = 60_000
 
+  /** entries at which add() drops the expired ones (so an unread log does not grow without bound) */
+  private pruneAt = 1024
+
   add (command: string, args: string[], options: Record<string, unknown>): { finish: () => void } {
+    if (this.entries.length >= this.pruneAt) {
+      this.prune()
+      this.pruneAt = Math.max(1024, this.entries.length * 2)
+    }
     const entry: Entry = { id: this.next++, command, args, options, start: new Date() }
     this.entries.push(entry)
     return { finish: () => { entry.end = new Date() } }
   }
 
-  list (): RequestLogEntry[] {
+  /** drop the requests that finished more than keepMs ago */
+  private prune (): void {
     const cutoff = Date.now() - this.keepMs
-    for (let i = this.entries.length - 1; i >= 0; i--) {
-      const e = this.entries[i]
-      if (e.end != null && e.end.getTime() < cutoff) this.entries.splice(i, 1)
-    }
+    let kept = 0
+    for (const e of this.entries) if (e.end == null || e.end.getTime() >= cutoff) this.entries[kept++] = e
+    this.entries.length = kept
+  }
+
+  list (): RequestLogEntry[] {
+    this.prune()
     return this.entries.map(e => ({
       StartTime: e.start.toISOString(),
       EndTime: e.end?.toISOString() ?? '0001-01-01T00:00:00Z',

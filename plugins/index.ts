@@ -22,6 +22,8 @@ import { addPlugin } from './add/index.js'
 import { dagPlugin } from './dag/index.js'
 import { pinPlugin } from './pin/index.js'
 import { repoPlugin } from './repo/index.js'
+import { filesPlugin } from './files/index.js'
+import { filestorePlugin } from './filestore/index.js'
 
 export function builtinPlugins (): Plugin[] {
   return [
@@ -46,6 +48,8 @@ export function builtinPlugins (): Plugin[] {
     refsPlugin(),
     dagPlugin(),
     pinPlugin(),
-    repoPlugin()
+    repoPlugin(),
+    filesPlugin(),
+    filestorePlugin()
   ]
 }

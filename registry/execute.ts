@@ -26,7 +26,13 @@ export interface ExecuteInit {
 
 /** Typed, camelCased options plus the text-encoder view of a prepared call. */
 export function textCall (prepared: Prepared): TextCall {
-  return { path: prepared.command.path, args: prepared.args, options: camelize(prepared.values) as TextCall['options'] }
+  // the options are camelized on first use (most responses are JSON and never look)
+  let options: TextCall['options'] | undefined
+  return {
+    path: prepared.command.path,
+    args: prepared.args,
+    get options () { return (options ??= camelize(prepared.values) as TextCall['options']) }
+  }
 }
 
 export async function execute (prepared: Prepared, container: AwilixContainer<Cradle>, init: ExecuteInit): Promise<Outcome> {
@@ -43,6 +49,8 @@ export async function execute (prepared: Prepared, container: AwilixContainer<Cr
   const scope = createRequestScope(container, {
     signal: init.signal,
     log: getLog,
+    // Kubo cmdenv.GetApi: --offline, else the deprecated --local
+    offline: options.offline === true || options.local === true,
     cidBase: options.cidBase,
     upgradeCidv0InOutput: prepared.given.has('upgrade-cidv0-in-output') ? options.upgradeCidv0InOutput : undefined
   })

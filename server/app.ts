@@ -20,8 +20,12 @@ const PREFLIGHT_HEADERS = new Set(['origin', 'accept', 'content-type', 'x-reques
 
 interface Security {
   headers: Record<string, string[]>
+  /** API.HTTPHeaders to send with every command response: canonical name and values */
+  sent: Array<[string, string[]]>
   origins: string[]
   methods: string[]
+  /** methods, upper-cased */
+  methodSet: Set<string>
   credentials: boolean
   /** exact Authorization header value → allowed path prefixes; undefined = auth off */
   auth?: Map<string, string[]>
@@ -54,10 +58,19 @@ function readSecurity (cfg: KuboConfig): Omit<Security, 'origins'> & { configure
       if (header !== '') auth.set(header, user.AllowedPaths ?? [])
     }
   }
+  const methods = lower('access-control-allow-methods') ?? ['POST']
+  const sent: Array<[string, string[]]> = []
+  for (const [name, values] of Object.entries(headers)) {
+    const l = name.toLowerCase()
+    if (l === 'access-control-allow-origin' || l === 'access-control-allow-methods' || l === 'access-control-allow-credentials') continue
+    sent.push([canonicalHeader(name), values])
+  }
   return {
     headers,
+    sent,
     configured: lower('access-control-allow-origin') ?? [],
-    methods: lower('access-control-allow-methods') ?? ['POST'],
+    methods,
+    methodSet: new Set(methods.map(m => m.toUpperCase())),
     credentials: credentials != null && credentials[credentials.length - 1]?.toLowerCase() === 'true',
     auth
   }
@@ -73,11 +86,17 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
   const { registry, config, requestLog, logging } = container.cradle
   const log = logging.forComponent('rpc')
   let sec = readSecurity(config.get())
+  // the allowed origins, rebuilt when the config or the port changes
+  let originsOf: { sec: typeof sec, port: string, env: string | undefined, list: string[] } | undefined
   config.onChange(cfg => { sec = readSecurity(cfg) })
   const origins = (): string[] => {
     const p = String(port())
+    const env = process.env.API_ORIGIN
+    if (originsOf?.sec === sec && originsOf.port === p && originsOf.env === env) return originsOf.list
     const local = ['http://127.0.0.1', 'https://127.0.0.1', 'http://[::1]', 'https://[::1]', 'http://localhost', 'https://localhost'].map(o => `${o}:${p}`)
-    return [...sec.configured, ...local, ...COMPANION_ORIGINS, ...(process.env.API_ORIGIN != null ? [process.env.API_ORIGIN] : [])]
+    const list = [...sec.configured, ...local, ...COMPANION_ORIGINS, ...(env != null ? [env] : [])]
+    originsOf = { sec, port: p, env, list }
+    return list
   }
 
   const app = new Koa()
@@ -123,7 +142,7 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
       const method = ctx.get('Access-Control-Request-Method').toUpperCase()
       const reqHeaders = ctx.get('Access-Control-Request-Headers')
       const headersOk = reqHeaders.split(',').map(h => h.trim().toLowerCase()).filter(h => h !== '').every(h => PREFLIGHT_HEADERS.has(h))
-      if (origin !== '' && originAllowed(origin) && sec.methods.map(m => m.toUpperCase()).includes(method) && headersOk) {
+      if (origin !== '' && originAllowed(origin) && sec.methodSet.has(method) && headersOk) {
         ctx.set('Access-Control-Allow-Origin', allowedOrigins.includes('*') ? '*' : origin)
         ctx.set('Access-Control-Allow-Methods', method)
         if (reqHeaders !== '') ctx.set('Access-Control-Allow-Headers', reqHeaders)
@@ -133,7 +152,7 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
       return
     }
     ctx.set('Vary', 'Origin')
-    if (origin !== '' && originAllowed(origin) && sec.methods.map(m => m.toUpperCase()).includes(ctx.method)) {
+    if (origin !== '' && originAllowed(origin) && sec.methodSet.has(ctx.method)) {
       ctx.set('Access-Control-Allow-Origin', allowedOrigins.includes('*') ? '*' : origin)
       if (sec.credentials) ctx.set('Access-Control-Allow-Credentials', 'true')
     }
@@ -197,11 +216,7 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
       throw err
     }
     // 8. headers from config, Server
-    for (const [name, values] of Object.entries(sec.headers)) {
-      const l = name.toLowerCase()
-      if (l === 'access-control-allow-origin' || l === 'access-control-allow-methods' || l === 'access-control-allow-credentials') continue
-      ctx.set(canonicalHeader(name), values)
-    }
+    for (const [name, values] of sec.sent) ctx.set(name, values)
     ctx.set('Server', SERVER_HEADER)
     // 9. timeout: an unparsable one answers an empty 200 (go-ipfs-cmds)
     const timeoutText = prepared.values.timeout as string | undefined
@@ -214,13 +229,14 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
     if (!ENCODINGS.has(enc)) { plain(ctx, 400, `invalid encoding: ${enc}`); drain(ctx); return }
     // 11. run
     const controller = new AbortController()
-    const onClose = (): void => { if (!ctx.res.writableFinished) controller.abort(new Error('context canceled')) }
-    ctx.res.once('close', onClose)
-    const signals = [controller.signal]
-    if (timeoutMs != null && timeoutMs > 0) signals.push(timeoutSignal(timeoutMs))
-    const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals)
-    const entry = requestLog.add(command.path.join('/'), prepared.args, Object.fromEntries(Object.entries(prepared.values).filter(([k]) => prepared.given.has(k))))
-    ctx.res.once('close', () => entry.finish())
+    const given: Record<string, unknown> = {}
+    for (const k in prepared.values) if (prepared.given.has(k)) given[k] = prepared.values[k]
+    const entry = requestLog.add(command.path.join('/'), prepared.args, given)
+    ctx.res.once('close', () => {
+      entry.finish()
+      if (!ctx.res.writableFinished) controller.abort(new Error('context canceled'))
+    })
+    const signal = timeoutMs != null && timeoutMs > 0 ? AbortSignal.any([controller.signal, timeoutSignal(timeoutMs)]) : controller.signal
     const call = textCall(prepared)
     try {
       const outcome = await execute(prepared, container, { signal })

@@ -9,6 +9,7 @@ import { createLogging } from '../core/logger/index.js'
 import { KUBO_VERSION, PRODUCT_VERSION, REPO_VERSION } from '../core/version.js'
 import type { Invocation } from '../registry/types.js'
 import { createNode } from './node.js'
+import { createOfflineScope } from '../core/container.js'
 import { startPeriodicGc, type PeriodicGc } from '../core/gc/periodic.js'
 import { createRpcApp } from './app.js'
 import { attachProxySupport, createGatewayApp } from './gateway/index.js'
@@ -111,7 +112,11 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     // the read-only HTTP gateway: one app, a listener per Addresses.Gateway entry
     const gatewayAddrs = asList((cfg.Addresses as Record<string, unknown> | undefined)?.Gateway)
     if (gatewayAddrs.length > 0) {
-      const gateway = createGatewayApp({ container: node.container })
+      // the gateway reads the local store; it fetches through the node's store unless Gateway.NoFetch
+      const gateway = createGatewayApp({
+        container: createOfflineScope(node.container),
+        fetchingBlockstore: node.container.cradle.bitswap != null ? node.container.cradle.blockstore : undefined
+      })
       const bound: string[] = []
       for (const addr of gatewayAddrs) {
         const server = http.createServer({ keepAlive: true }, gateway.callback())

@@ -52,6 +52,16 @@ class Reader {
   }
 }
 
+/** Length of the longest tail of `buf` that is a proper prefix of `delim` (0 when none). */
+function partialDelimiter (buf: Buffer, delim: Buffer): number {
+  const first = delim[0]
+  for (let k = Math.min(delim.length - 1, buf.length); k > 0; k--) {
+    const at = buf.length - k
+    if (buf[at] === first && buf.compare(delim, 0, k, at, buf.length) === 0) return k
+  }
+  return 0
+}
+
 const malformed = (what: string): RequestParseError => new RequestParseError(`multipart: ${what}`)
 
 /** Parse a multipart body. Each part's body must be read (or is drained) before the next part is yielded. */
@@ -109,7 +119,9 @@ export async function * parseMultipart (source: AsyncIterable<Buffer | Uint8Arra
           finished = true
           return
         }
-        const safe = r.buf.length - (delim.length - 1)
+        // hold back only a tail that could be the start of the delimiter (usually none), so the
+        // next chunk is searched as it is instead of being copied behind the tail
+        const safe = r.buf.length - partialDelimiter(r.buf, delim)
         if (safe > 0) {
           const out = r.buf.subarray(0, safe)
           r.buf = r.buf.subarray(safe)

@@ -126,6 +126,47 @@ async function * withTrailer<T> (ctx: Context, source: AsyncIterable<T>, first: 
   }
 }
 
+/** bytes a byte stream may queue on the socket before waiting for it to drain */
+const PUMP_AHEAD = 4 * 1024 * 1024
+
+/** Resolves when the response can take more data, or is gone. */
+async function drained (res: Context['res']): Promise<void> {
+  await new Promise<void>(resolve => {
+    const done = (): void => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
+}
+
+/**
+ * Write a byte stream straight to the response (no Readable and pipe in between: for `cat` of a big
+ * file these cost more than the copying), a few MiB ahead of the socket. A late error goes into the
+ * X-Stream-Error trailer; a client that goes away stops the source.
+ */
+async function pump (ctx: Context, first: IteratorResult<Uint8Array>, it: AsyncIterator<Uint8Array>): Promise<void> {
+  const res = ctx.res
+  ctx.respond = false
+  let r = first
+  try {
+    while (r.done !== true && !res.destroyed) {
+      if (!res.write(r.value) && res.writableLength >= PUMP_AHEAD) await drained(res)
+      if (res.destroyed) break
+      r = await it.next()
+    }
+  } catch (err) {
+    if (!res.destroyed) res.addTrailers({ 'X-Stream-Error': errorMessage(err).replace(/[\r\n]+/g, ' ') })
+  }
+  if (res.destroyed) {
+    if (r.done !== true) await it.return?.(undefined)?.catch(() => {})
+    return
+  }
+  res.end()
+}
+
 /**
  * Send an outcome. Throws (before anything is committed) when the command fails before its first item.
  */
@@ -165,7 +206,7 @@ export async function sendOutcome (ctx: Context, outcome: Outcome, enc: string, 
       ctx.set('Content-Type', fixed ?? (enc === 'json' ? 'text/plain' : mimeOf(enc)))
       ctx.set('X-Stream-Output', '1')
       if (outcome.length != null) ctx.set('X-Content-Length', String(outcome.length))
-      ctx.body = Readable.from(withTrailer(ctx, outcome.body, first, it, b => b), { objectMode: false })
+      await pump(ctx, first, it)
     }
   }
 }

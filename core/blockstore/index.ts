@@ -2,8 +2,10 @@
 // Kubo's block-service rules:
 // - identity CIDs (multihash code 0) are never stored: get returns the digest, has is true,
 //   put and delete do nothing (boxo idstore; t0046);
-// - a read of a missing block goes to the exchange; offline (the only exchange so far) it fails
-//   with boxo exchange/offline's text `block was not found locally (offline): ipld: could not find <cid>`.
+// - a read of a missing block goes to the exchange (bitswap, core/bitswap, while the node is online:
+//   it waits until the caller's signal aborts); offline (no exchange, or the `offline()` view) it fails
+//   with boxo exchange/offline's text `block was not found locally (offline): ipld: could not find <cid>`;
+// - new blocks are announced to the exchange (bitswap sends them to peers that want them).
 //
 // Where that text shows: every read through this store (block get/stat, cat, get, ls, refs, dag get,
 // pin add of an incomplete DAG, ...), as in Kubo where those go through the block service.
@@ -19,6 +21,19 @@ export { FlatfsBlockstore, blockKey, shardOf, isIdentity, type BlockstoreStat, t
 
 /** Fetch a block that is not stored locally (bitswap, HTTP retrieval); must store it or just return it. */
 export type BlockFetcher = (cid: CID, options?: AbortOptions) => Promise<Uint8Array>
+
+/** Told about every block put into the store (bitswap sends it to peers that want it). */
+export type BlockAnnouncer = (cid: CID) => void
+
+/**
+ * Another local holder of blocks that reads consult after the store itself (the filestore,
+ * core/filestore: blocks kept as references into files on disk).
+ */
+export interface BlockSource {
+  has: (cid: CID, options?: AbortOptions) => Promise<boolean>
+  /** the block, or undefined when this source does not hold it */
+  get: (cid: CID, options?: AbortOptions) => Promise<Uint8Array | undefined>
+}
 
 export interface NodeBlockstoreInit {
   /** where missing blocks come from; omitted: offline (Kubo's offline exchange error) */
@@ -49,10 +64,23 @@ export async function getBlock (store: Blockstore, cid: CID, options?: AbortOpti
 export class NodeBlockstore implements Blockstore {
   readonly inner: Blockstore
   private fetcher: BlockFetcher | undefined
+  private announcer: BlockAnnouncer | undefined
+  private readonly sources: BlockSource[] = []
+  private offlineView: NodeBlockstore | undefined
 
   constructor (inner: Blockstore, init: NodeBlockstoreInit = {}) {
     this.inner = inner
     this.fetcher = init.fetch
+  }
+
+  /**
+   * A number that changes whenever a block may have been removed from the storage (any delete, also
+   * one made on `inner` directly, as GC does), or undefined when the storage cannot tell: then
+   * nothing read from this store may be cached beyond the current operation.
+   */
+  get generation (): number | undefined {
+    const g = (this.inner as Partial<{ generation: number }>).generation
+    return typeof g === 'number' ? g : undefined
   }
 
   /** Plug in (or remove) a network exchange, e.g. when libp2p/bitswap starts. */
@@ -60,24 +88,65 @@ export class NodeBlockstore implements Blockstore {
     this.fetcher = fetch
   }
 
+  /** Plug in (or remove) the announcer of new blocks (bitswap's notify). */
+  setAnnouncer (announce: BlockAnnouncer | undefined): void {
+    this.announcer = announce
+  }
+
+  /**
+   * This store without the network (Kubo's offline CoreAPI, `--offline` on a request; the gateway's
+   * local store): same storage and sources, a missing block fails at once with the offline error,
+   * puts are not announced. Exchanges plugged in later do not reach it.
+   */
+  offline (): NodeBlockstore {
+    if (this.offlineView == null) {
+      // shares everything through the prototype; only the network hooks are its own
+      const view = Object.create(this) as NodeBlockstore
+      view.fetcher = undefined
+      view.announcer = undefined
+      view.offlineView = view
+      this.offlineView = view
+    }
+    return this.offlineView
+  }
+
+  /** Add a local block source that reads fall back to (before the network or the offline error). */
+  addSource (source: BlockSource): void {
+    this.sources.push(source)
+  }
+
   async has (cid: CID, options?: AbortOptions): Promise<boolean> {
     if (isIdentity(cid)) return true
-    return await this.inner.has(cid, options)
+    if (await this.inner.has(cid, options)) return true
+    for (const source of this.sources) if (await source.has(cid, options)) return true
+    return false
   }
 
   async put (cid: CID, val: Bytes, options?: AbortOptions): Promise<CID> {
     if (isIdentity(cid)) return cid
-    return await this.inner.put(cid, val, options)
+    await this.inner.put(cid, val, options)
+    this.announcer?.(cid)
+    return cid
   }
 
   async * putMany (source: Iterable<InputPair> | AsyncIterable<InputPair>, options?: AbortOptions): AsyncGenerator<CID> {
     // flatfs batches its writes and skips identity CIDs itself
     if (this.inner instanceof FlatfsBlockstore) {
-      yield * this.inner.putMany(source, options)
+      if (this.announcer == null) {
+        yield * this.inner.putMany(source, options)
+        return
+      }
+      for await (const cid of this.inner.putMany(source, options)) {
+        if (!isIdentity(cid)) this.announcer?.(cid)
+        yield cid
+      }
       return
     }
     for await (const { cid, bytes } of source) {
-      if (!isIdentity(cid)) await this.inner.put(cid, bytes, options)
+      if (!isIdentity(cid)) {
+        await this.inner.put(cid, bytes, options)
+        this.announcer?.(cid)
+      }
       yield cid
     }
   }
@@ -96,6 +165,13 @@ export class NodeBlockstore implements Blockstore {
       found = false
     }
     if (found) return
+    for (const source of this.sources) {
+      const bytes = await source.get(cid, options)
+      if (bytes != null) {
+        yield bytes
+        return
+      }
+    }
     if (this.fetcher == null) throw offlineNotFound(cid)
     yield await this.fetcher(cid, options)
   }

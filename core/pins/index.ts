@@ -18,7 +18,7 @@ import type { Blockstore } from 'interface-blockstore'
 import type { AbortOptions } from '@libp2p/interface'
 import { RpcError } from '../errors.js'
 import { getBlock } from '../blockstore/index.js'
-import { CidSet, diffEnumerate, walkDag } from './walk.js'
+import { CidSet, diffEnumerate, hasLinks, walkDag } from './walk.js'
 
 export { walkDag, diffEnumerate, linksOf, hasLinks, CidSet, type WalkOptions } from './walk.js'
 
@@ -251,6 +251,7 @@ export function createPins ({ datastore, blockstore }: PinsDeps): Pins {
     const visited = new CidSet()
     for (const { cid: root } of keysOf(rIndex)) {
       if (found.size === wanted.size) return
+      if (!hasLinks(root)) continue // a raw root has no children (GetLinks does not read it)
       await walkDag(blockstore, root, {
         signal: options?.signal,
         skipRoot: true,
@@ -386,6 +387,7 @@ export function createPins ({ datastore, blockstore }: PinsDeps): Pins {
       if (type !== 'indirect' && type !== 'all') return
       const walking = new CidSet()
       for (const root of roots) {
+        if (!hasLinks(root)) continue // a raw root has no children (GetLinks does not read it)
         const batch: CID[] = []
         await walkDag(blockstore, root, {
           signal: options.signal,

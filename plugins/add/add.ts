@@ -8,6 +8,7 @@ import type { FileEntry } from '../../registry/types.js'
 import { BatchSink } from './sink.js'
 import { goText, renderAdd } from './render.js'
 import type { AddOutput } from './output.js'
+import { filestoreSink } from '../../core/filestore/index.js'
 
 const MAX_PIN_NAME_BYTES = 255
 /** Kubo's adderOutChanSize: rows buffered ahead of a slow reader */
@@ -293,13 +294,17 @@ https://github.com/ipfs/kubo/blob/master/docs/config.md#import`,
       mtime: o.mtime,
       mtimeNsecs: o.mtimeNsecs
     }, importCfg)
+    // the filestore and MFS come from their plugins (deps.filestore, deps.mfs) when registered
+    const optional = <T>(get: () => T): T | undefined => { try { return get() } catch { return undefined } }
+    const filestore = o.nocopy === true || o.fscache === true ? optional(() => deps.filestore) : undefined
     if (o.nocopy === true) {
       const exp = (config.getKey('Experimental') ?? {}) as { FilestoreEnabled?: boolean, UrlstoreEnabled?: boolean }
       if (exp.FilestoreEnabled !== true && exp.UrlstoreEnabled !== true) throw new RpcError(NOCOPY_DISABLED)
-      throw new RpcError('nocopy: the filestore is not supported by this node yet')
+      if (filestore == null) throw new RpcError('nocopy: the filestore is not supported by this node yet')
     }
-    if (toFilesSet) throw new RpcError('to-files: MFS is not supported by this node yet')
-    // --fscache only matters with a filestore (none here): accepted, as Kubo does without one.
+    const mfs = toFilesSet ? optional(() => deps.mfs) : undefined
+    if (toFilesSet && mfs == null) throw new RpcError('to-files: MFS is not supported by this node yet')
+    // --nocopy/--fscache add through the filestore (raw leaves as references, known blocks skipped)
     // --fast-provide-*: nothing to announce offline; the provider system will pick roots up.
 
     const release = onlyHash ? () => {} : await gcLock.shared()
@@ -313,7 +318,13 @@ https://github.com/ipfs/kubo/blob/master/docs/config.md#import`,
     try {
       const batchNodes = Number(importCfg.BatchMaxNodes ?? 128)
       const batchBytes = Math.min(Number(importCfg.BatchMaxSize ?? 100 << 20), 16 << 20)
-      const sink = new BatchSink({ blockstore: onlyHash ? undefined : blockstore, maxNodes: batchNodes > 0 ? batchNodes : 128, maxBytes: batchBytes > 0 ? batchBytes : 16 << 20, signal: inner })
+      const batch = new BatchSink({ blockstore: onlyHash ? undefined : blockstore, maxNodes: batchNodes > 0 ? batchNodes : 128, maxBytes: batchBytes > 0 ? batchBytes : 16 << 20, signal: inner })
+      const sink = filestore != null && filestore.active && !onlyHash
+        ? filestoreSink(batch, filestore, { nocopy: o.nocopy === true, fscache: o.fscache === true, mainHas: async (c) => await blockstore.has(c) })
+        : batch
+      // --to-files: each top-level entry is linked into MFS once added (Kubo's rules, no flush)
+      const topNames: string[] = []
+      const mfsState = { added: false }
 
       // the top-level entries in arrival order, each with the metadata of its own part
       // (Kubo runs one Adder per top-level entry and reports addit.Node()'s mode/mtime on every event)
@@ -328,6 +339,7 @@ https://github.com/ipfs/kubo/blob/master/docs/config.md#import`,
           if (wrap) {
             if (count === 0) tops.push({})
           } else if (startsTop) {
+            topNames.push(top)
             tops.push(parts.length <= 1 ? topMeta(entry) : {})
             current = { name: top, isDir: parts.length > 1 || entry.type === 'directory' }
           }
@@ -358,6 +370,11 @@ https://github.com/ipfs/kubo/blob/master/docs/config.md#import`,
           if (root) {
             roots.push(row.cid)
             if (!wrap) tops.shift()
+            const name = topNames.shift() ?? ''
+            if (mfs != null) {
+              await sink.flush()
+              await mfs.addToFiles(o.toFiles ?? '', name, row.cid, mfsState, { gcHeld: true })
+            }
           }
           await pipe.room()
           inner.throwIfAborted()

@@ -33,7 +33,7 @@ export class BatchSink {
   constructor (init: BatchSinkInit) {
     this.store = init.blockstore
     this.maxNodes = init.maxNodes ?? 128
-    this.maxBytes = init.maxBytes ?? 8 << 20
+    this.maxBytes = Math.min(init.maxBytes ?? 8 << 20, Number(process.env.SINK_MAX ?? 16 << 20))
     this.concurrency = Math.max(init.concurrency ?? 2, 1)
     this.signal = init.signal
   }

@@ -3,13 +3,14 @@
 // _redirects. Its own Koa app, not driven by the command registry; it shares the node's blockstore
 // and datastore, never writes to the repo and exposes no RPC.
 import type http from 'node:http'
-import type { Duplex } from 'node:stream'
+import { Readable, type Duplex } from 'node:stream'
 import Koa, { type Context } from 'koa'
 import type { AwilixContainer } from 'awilix'
 import type { Blockstore } from 'interface-blockstore'
 import type { Cradle } from '../../core/cradle.js'
 import { AGENT_VERSION } from '../../core/version.js'
 import { GatewayBlocks } from './blocks.js'
+import { CACHE_MAX_BODY, cacheKey, ResponseCache, sendCached } from './cache.js'
 import { gatewaySettings, type GatewaySettings } from './config.js'
 import type { GatewayDeps, GatewayRequest } from './context.js'
 import { createDnslinkLookup, type DnslinkInit } from './dnslink.js'
@@ -89,7 +90,12 @@ export function createGatewayApp (init: GatewayInit): Koa {
   const { container } = init
   const cradle = container.cradle
   let settings: GatewaySettings = gatewaySettings(cradle.config.get())
-  cradle.config.onChange(cfg => { settings = gatewaySettings(cfg) })
+  // complete small /ipfs/ responses, served again without Koa (see cache.ts)
+  const cache = new ResponseCache(() => (cradle.blockstore as { generation?: number }).generation)
+  cradle.config.onChange(cfg => {
+    settings = gatewaySettings(cfg)
+    cache.clear()
+  })
   const dnslink = createDnslinkLookup(init.dnslink)
   const logger = cradle.logging.forComponent('gateway')
   const deps: GatewayDeps = {
@@ -108,6 +114,9 @@ export function createGatewayApp (init: GatewayInit): Koa {
 
   app.use(async (ctx) => {
     const s = settings
+    // a request whose response may be cached, and the blockstore generation it is read at
+    const key = cache.enabled ? keyOf(ctx.req) : undefined
+    const generation = cache.currentGeneration()
     for (const [name, values] of Object.entries(s.headers)) ctx.set(name, values.length === 1 ? values[0] : values)
     const htmlErrors = !s.disableHTMLErrors
     const t = target(ctx)
@@ -204,6 +213,9 @@ export function createGatewayApp (init: GatewayInit): Koa {
       aborted.catch(() => {})
       try {
         await Promise.race([serveGatewayPath(r), aborted])
+        if (key != null && generation !== undefined && route.subdomainHost == null && route.dnslinkHost == null && p.startsWith('/ipfs/')) {
+          await remember(ctx, cache, key, generation)
+        }
       } finally {
         if (onAbort != null) signal.removeEventListener('abort', onAbort)
       }
@@ -214,7 +226,76 @@ export function createGatewayApp (init: GatewayInit): Koa {
       sendError(ctx, status, messageOf(err), htmlErrors)
     }
   })
+  // cache hits are answered before Koa sees the request
+  const koaCallback = app.callback.bind(app)
+  app.callback = () => {
+    const handle = koaCallback()
+    const serve = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+      if (cache.size > 0) {
+        const k = keyOf(req)
+        const hit = k != null ? cache.get(k) : undefined
+        if (hit != null) {
+          sendCached(res, req.method as string, hit)
+          return
+        }
+      }
+      await handle(req, res)
+    }
+    return serve as unknown as typeof handle
+  }
   return app
+}
+
+const CACHE_KEY = Symbol('gateway cache key')
+
+/** The request's cache key (computed once per request). */
+function keyOf (req: http.IncomingMessage): string | undefined {
+  const r = req as http.IncomingMessage & { [CACHE_KEY]?: string | null }
+  let k = r[CACHE_KEY]
+  if (k === undefined) r[CACHE_KEY] = k = cacheKey(req) ?? null
+  return k ?? undefined
+}
+
+/** Keep a complete 200 response of known, small length (its streamed body read into memory). */
+async function remember (ctx: Context, cache: ResponseCache, key: string, generation: number): Promise<void> {
+  const res = ctx.res
+  if (ctx.status !== 200 || res.headersSent || res.hasHeader('Trailer')) return
+  const length = Number(res.getHeader('Content-Length'))
+  if (!Number.isInteger(length) || length > CACHE_MAX_BODY) return
+  let body: Buffer | undefined
+  if (ctx.method === 'GET') {
+    const b: unknown = ctx.body
+    if (Buffer.isBuffer(b)) {
+      body = b
+    } else if (typeof b === 'string') {
+      body = Buffer.from(b)
+    } else if (b instanceof Readable) {
+      const parts: Buffer[] = []
+      try {
+        for await (const chunk of b) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array))
+      } catch {
+        // as when a stream fails after the headers: the connection is cut
+        ctx.respond = false
+        ctx.req.socket.destroy()
+        return
+      }
+      body = Buffer.concat(parts)
+      ctx.body = body
+    } else {
+      return
+    }
+    if (body.byteLength !== length) return
+    // own copy: the body may be a view of a larger block
+    body = Buffer.from(body)
+  }
+  const headers: Record<string, string | string[]> = {}
+  // the names as they were set (Node's getHeaderNames lowercases them)
+  for (const name of (res as unknown as { getRawHeaderNames: () => string[] }).getRawHeaderNames()) {
+    const v = res.getHeader(name)
+    if (v == null) continue
+    headers[name] = Array.isArray(v) ? v.map(String) : String(v)
+  }
+  cache.set(key, { status: 200, headers, body, generation })
 }
 
 /**

@@ -35,12 +35,16 @@ export interface DaemonInit {
   config?: Record<string, unknown>
   online?: boolean
   args?: string[]
+  /** run on this existing repo (no init; stop() leaves it in place) */
+  repo?: string
 }
 
 export async function startDaemon (init: DaemonInit = {}): Promise<Daemon> {
-  const repo = mkdtempSync(path.join(os.tmpdir(), 'tsipfs-test-'))
-  const i = runCli(repo, ['init', '--profile=test'])
-  if (i.status !== 0) throw new Error(`init failed: ${i.stderr}`)
+  const repo = init.repo ?? mkdtempSync(path.join(os.tmpdir(), 'tsipfs-test-'))
+  if (init.repo == null) {
+    const i = runCli(repo, ['init', '--profile=test'])
+    if (i.status !== 0) throw new Error(`init failed: ${i.stderr}`)
+  }
   for (const [k, v] of Object.entries(init.config ?? {})) {
     const r = runCli(repo, ['config', '--json', k, JSON.stringify(v)])
     if (r.status !== 0) throw new Error(`config ${k} failed: ${r.stderr}`)
@@ -75,7 +79,7 @@ export async function startDaemon (init: DaemonInit = {}): Promise<Daemon> {
         await exited
         clearTimeout(t)
       }
-      if (existsSync(repo)) rmSync(repo, { recursive: true, force: true })
+      if (init.repo == null && existsSync(repo)) rmSync(repo, { recursive: true, force: true })
     }
   }
 }

@@ -1,15 +1,22 @@
 // Fixed-size chunker (boxo chunker/splitting.go sizeSplitterv2).
 import type { Chunker } from './types.js'
 
-/** Slack above which a short last chunk is copied into a buffer of its own size (boxo reallocChunk). */
-const MAX_OVER_ALLOC = 1024
+/** One buffer holding `parts` (which together have `length` bytes). */
+function join (parts: Uint8Array[], length: number): Uint8Array {
+  const out = Buffer.allocUnsafeSlow(length)
+  let off = 0
+  for (const p of parts) { out.set(p, off); off += p.length }
+  return out
+}
 
 /**
  * Chunks of exactly `size` bytes (the last one shorter). A chunk that lies inside one input piece
- * is yielded as a view of it, without copying; only chunks spanning pieces are assembled.
+ * is yielded as a view of it, without copying; a chunk spanning pieces is assembled into a buffer of
+ * exactly its length once complete, so a small file costs no `size`-byte allocation.
  */
 export const fixedSize = (size: number): Chunker => async function * fixedSizeChunker (source) {
-  let buf: Buffer | undefined
+  // views of the pieces of the chunk being assembled (fewer than `size` bytes in all)
+  let held: Uint8Array[] = []
   let filled = 0
   for await (const piece of source) {
     const len = piece.length
@@ -20,19 +27,16 @@ export const fixedSize = (size: number): Chunker => async function * fixedSizeCh
         off += size
         continue
       }
-      buf ??= Buffer.allocUnsafeSlow(size)
       const n = Math.min(size - filled, len - off)
-      buf.set(off === 0 && n === len ? piece : piece.subarray(off, off + n), filled)
+      held.push(off === 0 && n === len ? piece : piece.subarray(off, off + n))
       filled += n
       off += n
       if (filled === size) {
-        yield buf
-        buf = undefined
+        yield join(held, size)
+        held = []
         filled = 0
       }
     }
   }
-  if (buf != null && filled > 0) {
-    yield size - filled > MAX_OVER_ALLOC ? Buffer.from(buf.subarray(0, filled)) : buf.subarray(0, filled)
-  }
+  if (filled > 0) yield held.length === 1 ? held[0] : join(held, filled)
 }

@@ -91,6 +91,24 @@ describe('core/unixfs chunkers', function () {
       const spanning = await chunks(parseChunker('size-3000'), data, 4096)
       expect(spanning[1].buffer).to.not.equal(data.buffer)
     })
+
+    it('costs a small file no chunk-size buffer', async () => {
+      const data = chachaBytes('small', 1024)
+      // in one piece: the piece itself
+      const one = await chunks(parseChunker('default'), data, 4096)
+      expect(one).to.have.length(1)
+      expect(one[0].buffer).to.equal(data.buffer)
+      // in several pieces: one buffer of exactly the file's size
+      const three = await chunks(parseChunker('default'), data, 400)
+      expect(three).to.have.length(1)
+      expect(three[0].byteLength).to.equal(1024)
+      expect(three[0].buffer.byteLength).to.equal(1024)
+      // a full chunk assembled from pieces gets a buffer of exactly the chunk size; the short last
+      // one, inside the last piece, is a view of it
+      const big = chachaBytes('big', 300_000)
+      const cut = await chunks(parseChunker('size-262144'), big, 65536)
+      expect(cut.map(c => c.buffer.byteLength)).to.deep.equal([262144, 300_000])
+    })
   })
 
   describe('rabin (whyrusleeping/chunker, polynomial 0x3DF305DFB2A805, window 16)', () => {

@@ -54,6 +54,8 @@ export interface GatewayTestInit {
   dnslink?: DnslinkInit
   /** a blockstore standing for the network (used unless Gateway.NoFetch) */
   fetchingBlockstore?: Blockstore
+  /** an initialised repo to run on (flatfs blockstore) instead of in-memory stores */
+  repoPath?: string
 }
 
 /** DNSLink names of a fixture dnslink.yml (a tiny reader for the fixtures' simple layout). */
@@ -83,7 +85,7 @@ export async function loadRecord (node: TestNode, rel: string): Promise<void> {
 }
 
 export async function startGateway (init: GatewayTestInit = {}): Promise<TestGateway> {
-  const node = await createTestNode({ plugins: [] })
+  const node = await createTestNode({ plugins: [], repoPath: init.repoPath })
   for (const [k, v] of Object.entries(init.config ?? {})) await node.container.cradle.config.setKey(k, v)
   for (const car of init.cars ?? []) await loadCar(node, car)
   for (const rec of init.records ?? []) await loadRecord(node, rec)

@@ -1,0 +1,238 @@
+// Garbage collection (kubo gc/gc.go): mark and sweep under the GC lock held exclusively.
+//
+// Mark: every block reachable from a recursive pin, from a best-effort root (MFS; blocks missing
+// below it are ignored) and every direct pin. Blocks are read from the local store only (Kubo's
+// offline exchange); raw blocks are never read (they have no links). A block that cannot be read or
+// decoded is reported (`could not retrieve links for …`) and, once marking is over, the run stops
+// before deleting anything (`garbage collection aborted: could not retrieve some links`).
+// Sweep: every stored block (the store is keyed by multihash) not marked is deleted; a failed delete
+// is reported and the sweep goes on, ending with `garbage collection incomplete: …`.
+import fsSync from 'node:fs'
+import type { CID } from 'multiformats/cid'
+import type { Blockstore } from 'interface-blockstore'
+import type { AbortOptions } from '@libp2p/interface'
+import type { Pins } from '../pins/index.js'
+import { linksOf } from '../pins/walk.js'
+import { FlatfsBlockstore, isIdentity, NodeBlockstore, isNotFound, offlineNotFound } from '../blockstore/index.js'
+import { validateMultihash } from '../hashes.js'
+import type { RwLock } from '../util/rwlock.js'
+
+export { createGcRoots, type GcRoots, type RootsProvider } from './roots.js'
+
+export const ERR_CANNOT_FETCH_ALL_LINKS = 'garbage collection aborted: could not retrieve some links'
+export const ERR_CANNOT_DELETE_SOME_BLOCKS = 'garbage collection incomplete: could not delete some blocks'
+
+/** One GC result: a removed block (CIDv1 raw, as listed from the store) or an error. */
+export type GcEvent = { removed: CID, error?: undefined } | { error: Error, removed?: undefined }
+
+export interface GcInit extends AbortOptions {
+  /** the node's blockstore (deps.blockstore); GC reads and deletes in the storage below it */
+  blockstore: Blockstore
+  pins: Pick<Pins, 'recursiveKeys' | 'directKeys'>
+  gcLock: RwLock
+  /** best-effort roots (MFS), asked for once the lock is held */
+  roots?: (options: AbortOptions) => Promise<CID[]>
+  /** blocks read or deleted at once (default 32) */
+  concurrency?: number
+}
+
+const RAW = 0x55
+/** blocks deleted between two turns of the event loop (flatfs) */
+const SYNC_SLICE = 128
+
+/** The storage under a NodeBlockstore: no network fetch, plain not-found errors. */
+export function storageOf (blockstore: Blockstore): Blockstore {
+  return blockstore instanceof NodeBlockstore ? blockstore.inner : blockstore
+}
+
+/** Every stored block's CID (CIDv1 raw: the store is keyed by multihash), as Kubo's AllKeysChan. */
+export async function * listKeys (blockstore: Blockstore, options: AbortOptions = {}): AsyncGenerator<CID> {
+  const store = storageOf(blockstore)
+  if (store instanceof FlatfsBlockstore) {
+    yield * store.cids(options)
+    return
+  }
+  for await (const { cid } of store.getAll(options)) yield cid
+}
+
+/** A block from local storage only; identity CIDs carry their data. Offline exchange error text. */
+export async function readLocal (storage: Blockstore, cid: CID, options: AbortOptions = {}): Promise<Uint8Array> {
+  if (isIdentity(cid)) return cid.multihash.digest
+  const parts: Uint8Array[] = []
+  try {
+    for await (const chunk of storage.get(cid, options)) parts.push(chunk)
+  } catch (err) {
+    if (isNotFound(err)) throw offlineNotFound(cid)
+    throw err
+  }
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts)
+}
+
+/** Set key of a block: its multihash bytes (so CIDv0, CIDv1 and any codec of one block meet). */
+export const mhKey = (cid: CID): string => {
+  const b = cid.multihash.bytes
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')
+}
+
+/**
+ * Walk a DAG concurrently (boxo merkledag.Walk with Concurrent()): visit decides whether a CID is
+ * descended into; getLinks may throw, which ends the walk with that error.
+ */
+async function walk (root: CID, visit: (c: CID) => boolean, getLinks: (c: CID) => Promise<CID[]>, limit: number, signal?: AbortSignal): Promise<void> {
+  if (!visit(root)) return
+  const queue: CID[] = [root]
+  let head = 0
+  await new Promise<void>((resolve, reject) => {
+    let active = 0
+    let failed = false
+    const pump = (): void => {
+      if (failed) return
+      if (signal?.aborted === true) { failed = true; reject(signal.reason); return }
+      while (active < limit && head < queue.length) {
+        const cid = queue[head]
+        queue[head++] = undefined as unknown as CID
+        active++
+        getLinks(cid).then((links) => {
+          active--
+          for (const l of links) if (visit(l)) queue.push(l)
+          pump()
+        }, (err) => { failed = true; reject(err) })
+      }
+      if (!failed && active === 0 && head === queue.length) resolve()
+    }
+    pump()
+  })
+}
+
+/** gc.Descendants' wording for verifcid failures. */
+function verboseCidError (err: Error): Error {
+  if (err.message.includes('digest too small') || err.message.includes('potentially insecure hash functions not allowed')) {
+    return new Error(`"${err.message}"\nPlease run 'ipfs pin verify' to list insecure hashes. If you want to read them, please downgrade your go-ipfs to 0.4.13\n`)
+  }
+  return err
+}
+
+/**
+ * Run one garbage collection. Takes the GC lock exclusively on the first `next()` and holds it
+ * until the generator ends (or is returned early); yields removed blocks and errors as they happen.
+ */
+export async function * runGc (init: GcInit): AsyncGenerator<GcEvent> {
+  const { signal } = init
+  const limit = init.concurrency ?? 32
+  const storage = storageOf(init.blockstore)
+  const release = await init.gcLock.exclusive()
+  try {
+    signal?.throwIfAborted()
+    let roots: CID[] = []
+    if (init.roots != null) {
+      try {
+        roots = await init.roots({ signal })
+      } catch (err) {
+        yield { error: err as Error }
+        return
+      }
+    }
+
+    // mark
+    const marked = new Set<string>()
+    const visit = (c: CID): boolean => {
+      const k = mhKey(c)
+      if (marked.has(k)) return false
+      marked.add(k)
+      return true
+    }
+    const pending: GcEvent[] = []
+    let errors = false
+    const linkGetter = (bestEffort: boolean) => async (c: CID): Promise<CID[]> => {
+      validateMultihash(c.multihash) // verifcid: fails the whole group of roots, as Kubo's Descendants
+      if (c.code === RAW) return []
+      try {
+        return linksOf(c, await readLocal(storage, c, { signal }))
+      } catch (err) {
+        if (signal?.aborted === true) throw err
+        if (bestEffort && isNotFound(err)) return []
+        errors = true
+        pending.push({ error: new Error(`could not retrieve links for ${c.toString()}: ${(err as Error).message}`) })
+        return []
+      }
+    }
+    /** gc.Descendants: walk each root; the first walk error stops this group of roots */
+    const descendants = async function * (source: AsyncIterable<CID> | Iterable<CID>, bestEffort: boolean): AsyncGenerator<GcEvent> {
+      const getLinks = linkGetter(bestEffort)
+      try {
+        for await (const root of source) {
+          await walk(root, visit, getLinks, limit, signal)
+          yield * pending.splice(0)
+        }
+      } catch (err) {
+        signal?.throwIfAborted()
+        yield * pending.splice(0)
+        errors = true
+        yield { error: verboseCidError(err as Error) }
+      }
+    }
+    yield * descendants(init.pins.recursiveKeys(), false)
+    yield * descendants(roots, true)
+    for await (const c of init.pins.directKeys()) marked.add(mhKey(c))
+    if (errors) {
+      yield { error: new Error(ERR_CANNOT_FETCH_ALL_LINKS) }
+      return
+    }
+
+    // sweep
+    let failed = false
+    const remove = async (k: CID): Promise<GcEvent> => {
+      try {
+        await storage.delete(k)
+        return { removed: k }
+      } catch (err) {
+        failed = true
+        return { error: new Error(`could not remove ${k.toString()}: ${(err as Error).message}`) }
+      }
+    }
+    if (storage instanceof FlatfsBlockstore) {
+      // synchronous unlinks, a slice at a time: cheaper than thread-pool round trips (unlinks in
+      // one folder serialise in the kernel anyway); see bench/pin-repo.mjs
+      let n = 0
+      for await (const k of listKeys(storage, { signal })) {
+        if (marked.has(mhKey(k))) continue
+        if (++n % SYNC_SLICE === 0) await new Promise(resolve => setImmediate(resolve))
+        try {
+          fsSync.unlinkSync(storage.fileOf(k))
+          yield { removed: k }
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') { yield { removed: k }; continue }
+          failed = true
+          yield { error: new Error(`could not remove ${k.toString()}: ${(err as Error).message}`) }
+        }
+      }
+    } else {
+      const window: Array<Promise<GcEvent>> = []
+      for await (const k of listKeys(storage, { signal })) {
+        if (marked.has(mhKey(k))) continue
+        window.push(remove(k))
+        if (window.length >= limit) yield await (window.shift() as Promise<GcEvent>)
+      }
+      while (window.length > 0) yield await (window.shift() as Promise<GcEvent>)
+    }
+    signal?.throwIfAborted()
+    if (failed) yield { error: new Error(ERR_CANNOT_DELETE_SOME_BLOCKS) }
+  } finally {
+    release()
+  }
+}
+
+/**
+ * corerepo.CollectResult: run GC to the end, calling onRemoved per block; returns the error the
+ * command reports (one error as is, several joined with "; " as Kubo's MultiError), or undefined.
+ */
+export async function collectGc (events: AsyncIterable<GcEvent>, onRemoved?: (cid: CID) => void): Promise<Error | undefined> {
+  const errors: Error[] = []
+  for await (const e of events) {
+    if (e.error != null) errors.push(e.error)
+    else onRemoved?.(e.removed)
+  }
+  if (errors.length === 0) return undefined
+  if (errors.length === 1) return errors[0]
+  return new Error(errors.map(e => e.message).join('; '))
+}

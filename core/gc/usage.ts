@@ -1,0 +1,77 @@
+// What the repo takes on disk (Kubo's Repo.GetStorageUsage: the datastore's DiskUsage, i.e. flatfs
+// blocks/ plus leveldb datastore/, files and folders counted as `du` does) and how many blocks it
+// holds. An in-memory repo reports the sum of its block sizes.
+import fsSync, { promises as fs } from 'node:fs'
+import path from 'node:path'
+import type { Blockstore } from 'interface-blockstore'
+import type { AbortOptions } from '@libp2p/interface'
+import { NodeBlockstore } from '../blockstore/index.js'
+import { parseHumanBytes } from '../config/units.js'
+import type { ConfigStore } from '../config/index.js'
+
+export interface StorageUsage {
+  /** bytes on disk */
+  size: number
+  /** blocks in the blockstore */
+  blocks: number
+}
+
+/** stat this many entries between two turns of the event loop */
+const SLICE = 512
+
+/** Size of a folder tree (files and folders, as go-ds-flatfs folderSize / leveldb DiskUsage) and its *.data files. */
+async function du (dir: string, options: AbortOptions, top = true): Promise<{ size: number, data: number }> {
+  let size = 0
+  let data = 0
+  let names: string[]
+  try {
+    size += (await fs.stat(dir)).size
+    names = await fs.readdir(dir)
+  } catch (err) {
+    if (top && (err as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, data: 0 }
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { size, data }
+    throw err
+  }
+  let n = 0
+  for (const name of names) {
+    if (++n % SLICE === 0) {
+      options.signal?.throwIfAborted()
+      await new Promise(resolve => setImmediate(resolve))
+    }
+    const p = path.join(dir, name)
+    let st: fsSync.Stats
+    try {
+      st = fsSync.lstatSync(p)
+    } catch { continue } // removed meanwhile
+    if (st.isDirectory()) {
+      const sub = await du(p, options, false)
+      size += sub.size
+      data += sub.data
+    } else {
+      size += st.size
+      if (name.endsWith('.data')) data++
+    }
+  }
+  return { size, data }
+}
+
+/** Disk usage of the repo's stores and its block count. */
+export async function storageUsage (repoPath: string, blockstore: Blockstore, options: AbortOptions = {}): Promise<StorageUsage> {
+  if (repoPath === '') {
+    const stat = blockstore instanceof NodeBlockstore ? await blockstore.stat(options) : { count: 0, size: 0 }
+    return { size: stat.size, blocks: stat.count }
+  }
+  const blocks = await du(path.join(repoPath, 'blocks'), options)
+  const datastore = await du(path.join(repoPath, 'datastore'), options)
+  return { size: blocks.size + datastore.size, blocks: blocks.data }
+}
+
+/** corerepo.NoLimit (math.MaxUint64), as a decimal string (beyond a JS number's precision). */
+export const NO_LIMIT = '18446744073709551615'
+
+/** Datastore.StorageMax in bytes; NO_LIMIT when unset (corerepo.RepoSize). */
+export function storageMax (config: ConfigStore): number | typeof NO_LIMIT {
+  const text = config.getKey('Datastore.StorageMax')
+  if (typeof text !== 'string' || text === '') return NO_LIMIT
+  return parseHumanBytes(text)
+}

@@ -1,0 +1,296 @@
+#!/usr/bin/env node
+// `npm run bench [-- --runs 3]`: the daemon benchmarks of /work/shared/bench (rpc-bench.sh) against
+// tsipfs on a fresh temp repo and, in the same invocation, against js-ipfs 0.66.1 (jsipfs.sh), then
+// the in-process benches in bench/*.mjs. Prints both daemons side by side with the targets.
+//
+// Options:  --runs N        runs per figure (default 3)
+//           --no-jsipfs     skip js-ipfs (default: run it when /tmp/jsipfs-bench is there, or BENCH_JSIPFS=1)
+//           --no-tsipfs     skip our daemon
+//           --no-inproc     skip bench/*.mjs
+//           --cpu-prof DIR  run our daemon under `node --cpu-prof --cpu-prof-dir=DIR`
+// Environment: BENCH_DIR (default /work/shared/bench), DATA (default /tmp/bench-data),
+//           JSIPFS_DIR (default /tmp/jsipfs-bench), API_PORT / GW_PORT (ours, default 45101 / 48181),
+//           JS_API_PORT / JS_GW_PORT / JS_RPC_PORT (js-ipfs, default 45002 / 49090 / 45003).
+// Results: .cache/bench-results/<time>/{tsipfs,jsipfs,inproc}.txt and summary.md (latest -> last run).
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const benchDir = process.env.BENCH_DIR ?? '/work/shared/bench'
+const dataDir = process.env.DATA ?? '/tmp/bench-data'
+const jsipfsDir = process.env.JSIPFS_DIR ?? '/tmp/jsipfs-bench'
+
+// ---- arguments ----
+const argv = process.argv.slice(2)
+const flag = (name) => argv.includes(name)
+const value = (name, dflt) => {
+  const i = argv.findIndex(a => a === name || a.startsWith(name + '='))
+  if (i < 0) return dflt
+  return argv[i].includes('=') ? argv[i].slice(argv[i].indexOf('=') + 1) : argv[i + 1]
+}
+const runs = Number(value('--runs', '3'))
+if (!Number.isInteger(runs) || runs < 1) { console.error('--runs must be a positive integer'); process.exit(2) }
+const cpuProf = value('--cpu-prof', process.env.BENCH_CPU_PROF)
+const doTsipfs = !flag('--no-tsipfs')
+const jsipfsCli = path.join(jsipfsDir, 'node_modules', 'ipfs', 'src', 'cli.js')
+const doJsipfs = !flag('--no-jsipfs') && (process.env.BENCH_JSIPFS === '1' || fs.existsSync(jsipfsDir))
+const doInproc = !flag('--no-inproc')
+
+// the Node that runs the daemon itself (bin/tsipfs.js re-spawns under an old Node, and then the PID we
+// would measure RSS of is only the launcher)
+const localNode = path.join(root, 'node_modules', 'node', 'bin', 'node')
+const node22 = Number(process.versions.node.split('.')[0]) >= 22 ? process.execPath : (fs.existsSync(localNode) ? localNode : process.execPath)
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)
+const resultsRoot = path.join(root, '.cache', 'bench-results')
+const results = path.join(resultsRoot, stamp)
+fs.mkdirSync(results, { recursive: true })
+try { fs.rmSync(path.join(resultsRoot, 'latest'), { force: true }); fs.symlinkSync(stamp, path.join(resultsRoot, 'latest')) } catch {}
+
+const log = (msg) => { process.stderr.write(`[bench ${new Date().toTimeString().slice(0, 8)}] ${msg}\n`) }
+const loadavg = () => os.loadavg().map(x => x.toFixed(2)).join(' ')
+
+/** Run a command, inheriting stderr; resolves with its exit code. */
+function run (cmd, args, opts = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', opts.stdout ?? 'inherit', 'inherit'], ...opts })
+    child.on('exit', (code, signal) => resolve(code ?? (signal != null ? 1 : 0)))
+  })
+}
+
+async function portFree (port) {
+  return await new Promise((resolve) => {
+    const s = net.createServer()
+    s.once('error', () => resolve(false))
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)))
+  })
+}
+
+async function pickPort (preferred) {
+  for (let p = preferred; p < preferred + 50; p++) if (await portFree(p)) return p
+  throw new Error(`no free port near ${preferred}`)
+}
+
+async function ensureData () {
+  const missing = Array.from({ length: runs }, (_, i) => path.join(dataDir, `rand256-${i + 1}.bin`))
+    .filter(f => !fs.existsSync(f) || fs.statSync(f).size !== 268435456)
+  if (missing.length === 0) return
+  log(`generating ${dataDir} (${Math.max(runs, 3)} x 256 MiB)`)
+  const code = await run('bash', [path.join(benchDir, 'gen-data.sh'), String(Math.max(runs, 3))], { env: { ...process.env, DATA: dataDir } })
+  if (code !== 0) throw new Error('gen-data.sh failed')
+}
+
+async function ensureBuilt () {
+  if (fs.existsSync(path.join(root, 'dist', 'server', 'cli.js'))) return
+  log('dist/ missing: building')
+  const code = await run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.json')])
+  if (!fs.existsSync(path.join(root, 'dist', 'server', 'cli.js'))) throw new Error(`build failed (tsc exit ${code})`)
+}
+
+// ---- our daemon ----
+async function benchTsipfs () {
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'tsipfs-bench-repo-'))
+  const apiPort = await pickPort(Number(process.env.API_PORT ?? 45101))
+  const gwPort = await pickPort(Number(process.env.GW_PORT ?? 48181))
+  const env = { ...process.env, IPFS_PATH: repo, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '64' }
+  const bin = path.join(root, 'bin', 'tsipfs.js')
+  const cli = (...args) => {
+    const r = spawnSync(node22, [bin, ...args], { env, encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`tsipfs ${args.join(' ')} failed: ${r.stderr || r.stdout}`)
+  }
+  cli('init', '--profile=test')
+  cli('config', 'Addresses.API', `/ip4/127.0.0.1/tcp/${apiPort}`)
+  cli('config', 'Addresses.Gateway', `/ip4/127.0.0.1/tcp/${gwPort}`)
+  cli('config', '--json', 'Addresses.Swarm', '[]')
+  const nodeArgs = []
+  if (cpuProf != null) { fs.mkdirSync(cpuProf, { recursive: true }); nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${cpuProf}`) }
+  const daemonLog = path.join(results, 'tsipfs-daemon.log')
+  const out = fs.openSync(daemonLog, 'w')
+  const t0 = performance.now()
+  const daemon = spawn(node22, [...nodeArgs, bin, 'daemon', '--offline'], { env, stdio: ['ignore', out, out] })
+  let exited = false
+  daemon.on('exit', () => { exited = true })
+  const api = `http://127.0.0.1:${apiPort}`
+  const gw = `http://127.0.0.1:${gwPort}`
+  try {
+    let up = false
+    for (let i = 0; i < 240 && !exited; i++) {
+      try {
+        const res = await fetch(`${api}/api/v0/id`, { method: 'POST' })
+        await res.arrayBuffer()
+        if (res.ok) { up = true; break }
+      } catch {}
+      await new Promise(resolve => setTimeout(resolve, 250))
+    }
+    if (!up) throw new Error(`tsipfs daemon did not come up:\n${fs.readFileSync(daemonLog, 'utf8').slice(-2000)}`)
+    const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${daemon.pid}/status`, 'utf8'))?.[1]
+    log(`tsipfs daemon pid ${daemon.pid} up after ${((performance.now() - t0) / 1000).toFixed(2)}s, rss ${(Number(rss) / 1024).toFixed(0)} MiB, ${api} ${gw}`)
+    fs.appendFileSync(path.join(results, 'tsipfs.txt'), `daemon-rss at start: ${(Number(rss) / 1024).toFixed(0)} MiB\n`)
+    const code = await run('bash', [path.join(benchDir, 'rpc-bench.sh'), String(runs)], {
+      env: { ...process.env, API: api, GW: gw, DAEMON_PID: String(daemon.pid), NAME: 'tsipfs', BLOCKPUT_QUERY: 'cid-codec=raw', RESULTS: results, DATA: dataDir },
+      stdout: 'ignore'
+    })
+    if (code !== 0) log(`rpc-bench.sh against tsipfs exited ${code}`)
+    const repoSize = spawnSync('du', ['-sh', repo], { encoding: 'utf8' }).stdout.split('\t')[0]
+    fs.appendFileSync(path.join(results, 'tsipfs.txt'), `repo size: ${repoSize}\n`)
+  } finally {
+    if (!exited) {
+      daemon.kill('SIGTERM')
+      const deadline = Date.now() + 15000
+      while (!exited && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 100))
+      if (!exited) daemon.kill('SIGKILL')
+    }
+    fs.closeSync(out)
+    fs.rmSync(repo, { recursive: true, force: true })
+  }
+}
+
+// ---- js-ipfs ----
+async function benchJsipfs () {
+  if (!fs.existsSync(jsipfsCli)) {
+    log(`js-ipfs is not installed in ${jsipfsDir} (no ${jsipfsCli}): run 'bash ${benchDir}/install.sh jsipfs'; skipping`)
+    return false
+  }
+  const env = {
+    ...process.env,
+    RESULTS: results,
+    NAME: 'jsipfs',
+    DATA: dataDir,
+    JSIPFS_DIR: jsipfsDir,
+    API_PORT: String(await pickPort(Number(process.env.JS_API_PORT ?? 45002))),
+    GW_PORT: String(await pickPort(Number(process.env.JS_GW_PORT ?? 49090))),
+    RPC_PORT: String(await pickPort(Number(process.env.JS_RPC_PORT ?? 45003)))
+  }
+  const code = await run('bash', [path.join(benchDir, 'jsipfs.sh'), String(runs)], { env, stdout: 'ignore' })
+  if (code !== 0) log(`jsipfs.sh exited ${code}`)
+  return true
+}
+
+// ---- in-process benches (bench/*.mjs) ----
+async function benchInproc () {
+  const dir = path.join(root, 'bench')
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => f.endsWith('.mjs')).sort() : []
+  const outFile = path.join(results, 'inproc.txt')
+  for (const f of files) {
+    log(`bench/${f}`)
+    const fd = fs.openSync(outFile, 'a')
+    fs.writeSync(fd, `## bench/${f} (load ${loadavg()})\n`)
+    const code = await run(node22, [path.join(dir, f)], { cwd: root, env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '64' }, stdout: fd })
+    if (code !== 0) fs.writeSync(fd, `(exit ${code})\n`)
+    fs.writeSync(fd, '\n')
+    fs.closeSync(fd)
+  }
+  return fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : ''
+}
+
+// ---- parsing and the table ----
+/** The figures of one rpc-bench.sh result file. */
+function parse (file) {
+  if (!fs.existsSync(file)) return undefined
+  const text = fs.readFileSync(file, 'utf8')
+  const stat = (label) => {
+    const line = text.split('\n').find(l => l.startsWith(label + ' '))
+    if (line == null) return undefined
+    const m = /median=([\d.]+) min=([\d.]+) max=([\d.]+) n=(\d+) spread=([\d.]+)%/.exec(line)
+    return m == null ? undefined : { median: +m[1], min: +m[2], max: +m[3], n: +m[4], spread: +m[5] }
+  }
+  const list = (label) => text.split('\n').find(l => l.startsWith(label + ' '))?.split(':').slice(1).join(':').trim().split(/\s+/).filter(Boolean) ?? []
+  const blockput = text.split('\n').filter(l => l.startsWith('{"bench":"block/put"')).map(l => JSON.parse(l))
+  const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length === 0 ? undefined : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2 }
+  const rssLine = text.split('\n').find(l => l.startsWith('daemon-rss after all'))
+  return {
+    addDefault: stat('add-256MiB-default MiB/s:'),
+    addV1raw: stat('add-256MiB-v1raw MiB/s:'),
+    cat: stat('cat-256MiB MiB/s:'),
+    dir: stat('add-dir-10000x1KiB files/s:'),
+    blockput: stat('block-put-1KiB-c4 ops/s:'),
+    blockputP50: median(blockput.map(j => j.p50ms)),
+    blockputP99: median(blockput.map(j => j.p99ms)),
+    blockputErrors: blockput.reduce((a, j) => a + (j.errors ?? 0), 0),
+    gw: stat('gateway-1KiB-c32 req/s:'),
+    gwP99: stat('gateway-1KiB-c32 p99 ms:'),
+    rss: rssLine != null ? Number(/VmRSS:\s*(\d+)/.exec(rssLine)?.[1]) : undefined,
+    hwm: rssLine != null ? Number(/VmHWM:\s*(\d+)/.exec(rssLine)?.[1]) : undefined,
+    rssStart: Number(/daemon-rss at start: (\d+)/.exec(text)?.[1]) || undefined,
+    cids: { default: list('add-256MiB-default cids:'), v1raw: list('add-256MiB-v1raw cids:'), dir: list('add-dir-10000x1KiB dir cids:') },
+    load: [...text.matchAll(/load: ([\d. ]+)/g)].map(m => m[1].trim())
+  }
+}
+
+const fmt = (s, digits = 0) => s == null ? '—' : `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`
+const num = (x, digits = 0, unit = '') => x == null || Number.isNaN(x) ? '—' : x.toFixed(digits) + unit
+
+function table (ours, js) {
+  const rows = [
+    ['add 256 MiB, default (CIDv0)', 'MiB/s', fmt(ours?.addDefault, 1), fmt(js?.addDefault, 1), '≥ 250', ours?.addDefault && ours.addDefault.median >= 250],
+    ['add 256 MiB, CIDv1 raw leaves', 'MiB/s', fmt(ours?.addV1raw, 1), fmt(js?.addV1raw, 1), '≥ 280', ours?.addV1raw && ours.addV1raw.median >= 280],
+    ['cat 256 MiB', 'MiB/s', fmt(ours?.cat, 0), fmt(js?.cat, 0), '≥ 1000', ours?.cat && ours.cat.median >= 1000],
+    ['add dir 10,000 × 1 KiB, 1 request', 'files/s', fmt(ours?.dir, 0), fmt(js?.dir, 0), '≥ 5000', ours?.dir && ours.dir.median >= 5000],
+    ['block/put 1 KiB, c4', 'ops/s', fmt(ours?.blockput, 0), fmt(js?.blockput, 0), '≥ 5000', ours?.blockput && ours.blockput.median >= 5000],
+    ['block/put p50 / p99', 'ms', ours ? `${num(ours.blockputP50, 2)} / ${num(ours.blockputP99, 2)}` : '—', js ? `${num(js.blockputP50, 2)} / ${num(js.blockputP99, 2)}` : '—', '', undefined],
+    ['gateway GET 1 KiB, wrk c32', 'req/s', fmt(ours?.gw, 0), fmt(js?.gw, 0), '≥ 15000', ours?.gw && ours.gw.median >= 15000],
+    ['gateway p99', 'ms', fmt(ours?.gwP99, 2), fmt(js?.gwP99, 2), '< 10', ours?.gwP99 && ours.gwP99.median < 10],
+    ['daemon RSS after the run', 'MiB', num(ours?.rss, 0), num(js?.rss, 0), '≤ 200', ours?.rss != null ? ours.rss <= 200 : undefined],
+    ['daemon peak RSS (VmHWM)', 'MiB', num(ours?.hwm, 0), num(js?.hwm, 0), '', undefined]
+  ]
+  const head = ['figure (median, min–max of runs)', 'unit', 'tsipfs', 'js-ipfs 0.66.1', 'target', 'met']
+  const cells = rows.map(r => [r[0], r[1], r[2], r[3], r[4], r[5] === undefined ? '' : r[5] ? 'yes' : 'NO'])
+  const width = head.map((h, i) => Math.max(h.length, ...cells.map(c => String(c[i]).length)))
+  const line = (c) => '| ' + c.map((x, i) => String(x).padEnd(width[i])).join(' | ') + ' |'
+  return [line(head), '|' + width.map(w => '-'.repeat(w + 2)).join('|') + '|', ...cells.map(line)].join('\n')
+}
+
+/** The CIDs both daemons computed for the same data must be the same (js-ipfs prints CIDv1 in base58btc). */
+async function cidCheck (ours, js) {
+  const lines = []
+  if (ours == null) return lines
+  let CID
+  try { ({ CID } = await import('multiformats/cid')) } catch {}
+  const norm = (s) => { try { return CID != null ? CID.parse(s).toV1().toString() : s } catch { return s } }
+  for (const mode of ['default', 'v1raw']) {
+    const a = ours.cids[mode]
+    const b = js?.cids[mode] ?? []
+    if (b.length === 0) { lines.push(`add ${mode} cids: ${a.join(' ')}`); continue }
+    const same = a.length === b.length && a.every((c, i) => norm(c) === norm(b[i]))
+    lines.push(`add ${mode} cids ${same ? 'match js-ipfs' : 'DIFFER from js-ipfs'}: ${a.join(' ')}${same ? '' : ` vs ${b.join(' ')}`}`)
+  }
+  if (ours.cids.dir.length > 0) lines.push(`dir cids (Kubo HAMT layout; js-ipfs makes a flat dir): ${ours.cids.dir.join(' ')}`)
+  return lines
+}
+
+// ---- main ----
+log(`runs=${runs} results=${path.relative(root, results)} load ${loadavg()}`)
+await ensureData()
+if (doTsipfs) {
+  await ensureBuilt()
+  log('tsipfs: rpc-bench.sh')
+  await benchTsipfs()
+}
+let jsRan = false
+if (doJsipfs) {
+  log('js-ipfs: jsipfs.sh')
+  jsRan = await benchJsipfs()
+}
+let inproc = ''
+if (doInproc && doTsipfs) inproc = await benchInproc()
+
+const ours = parse(path.join(results, 'tsipfs.txt'))
+const js = jsRan ? parse(path.join(results, 'jsipfs.txt')) : undefined
+const summary = [
+  `# bench ${stamp}: ${runs} run(s) per figure, ${os.cpus().length} CPUs, node ${process.versions.node} (daemon: ${node22 === process.execPath ? process.version : 'node_modules/node'})`,
+  '',
+  table(ours, js),
+  '',
+  ...(await cidCheck(ours, js)),
+  ...(ours != null ? [`tsipfs: rss at start ${num(ours.rssStart, 0, ' MiB')}; block/put errors ${ours.blockputErrors}; load ${ours.load.join(' → ')}`] : []),
+  ...(js != null ? [`js-ipfs: load ${js.load.join(' → ')}`] : []),
+  '',
+  ...(inproc !== '' ? ['## in-process benches', '', '```', inproc.trimEnd(), '```', ''] : []),
+  `raw results: ${path.relative(root, results)}/`
+].join('\n')
+fs.writeFileSync(path.join(results, 'summary.md'), summary + '\n')
+console.log(summary)

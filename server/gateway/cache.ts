@@ -1,0 +1,122 @@
+// Complete small responses of the plain path gateway (/ipfs/… on an IP-literal host), kept in memory
+// and sent again without going through Koa or the blockstore. /ipfs/ content is immutable, so the
+// response to the same request is the same, as long as:
+// - the request carries no header that changes the answer (conditional, range, forwarding headers…:
+//   only a list of neutral headers is allowed; Accept and Host are part of the key);
+// - the gateway settings did not change (the cache is cleared on a config change);
+// - no block was removed since it was made (the blockstore's `generation`; without one, no caching);
+// - the host is an IP literal: no DNSLink and no subdomain gateway can apply to it.
+import type http from 'node:http'
+
+/** largest body kept (bytes) */
+export const CACHE_MAX_BODY = 64 * 1024
+const MAX_ENTRIES = 2048
+const MAX_BYTES = 32 * 1024 * 1024
+
+/** request headers that do not change a gateway response (any other header: no caching) */
+const NEUTRAL = new Set([
+  'host', 'accept', 'user-agent', 'accept-encoding', 'accept-language', 'connection', 'keep-alive', 'pragma',
+  'cache-control', 'referer', 'origin', 'dnt', 'upgrade-insecure-requests', 'priority', 'te', 'sec-gpc',
+  'purpose', 'sec-purpose'
+])
+
+export interface CachedResponse {
+  status: number
+  /** response headers with their names as sent */
+  headers: Record<string, string | string[]>
+  /** undefined for HEAD */
+  body?: Buffer
+  /** the blockstore generation the response was made at */
+  generation: number
+}
+
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/
+
+/** An IPv4 or bracketed IPv6 literal, with or without a port. */
+function isIpHost (host: string): boolean {
+  if (host.startsWith('[')) return host.indexOf(']') > 1
+  const colon = host.indexOf(':')
+  return IPV4.test(colon < 0 ? host : host.slice(0, colon))
+}
+
+/** The cache key of a request, or undefined when its response must not come from or go to the cache. */
+export function cacheKey (req: http.IncomingMessage): string | undefined {
+  const method = req.method
+  if (method !== 'GET' && method !== 'HEAD') return undefined
+  const url = req.url
+  if (url == null || !url.startsWith('/ipfs/')) return undefined
+  let host: string | undefined
+  let accept: string | undefined
+  const raw = req.rawHeaders
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toLowerCase()
+    const value = raw[i + 1]
+    if (name === 'host') {
+      host ??= value
+    } else if (name === 'accept') {
+      accept = accept == null ? value : `${accept}, ${value}`
+    } else if (NEUTRAL.has(name)) {
+      if (name === 'cache-control' && value.includes('only-if-cached')) return undefined
+    } else if (!name.startsWith('sec-fetch-') && !name.startsWith('sec-ch-')) {
+      return undefined
+    }
+  }
+  if (host == null || !isIpHost(host)) return undefined
+  return `${method} ${host} ${accept ?? ''} ${url}`
+}
+
+export class ResponseCache {
+  private readonly entries = new Map<string, CachedResponse>()
+  private bytes = 0
+
+  /** @param generation the blockstore's current generation (undefined: it cannot tell, cache nothing) */
+  constructor (private readonly generation: () => number | undefined) {}
+
+  get size (): number { return this.entries.size }
+
+  /** whether responses can be cached now */
+  get enabled (): boolean { return this.generation() !== undefined }
+
+  currentGeneration (): number | undefined { return this.generation() }
+
+  get (key: string): CachedResponse | undefined {
+    const e = this.entries.get(key)
+    if (e == null) return undefined
+    if (e.generation !== this.generation()) {
+      this.remove(key, e)
+      return undefined
+    }
+    // most recently used last
+    this.entries.delete(key)
+    this.entries.set(key, e)
+    return e
+  }
+
+  set (key: string, e: CachedResponse): void {
+    const old = this.entries.get(key)
+    if (old != null) this.remove(key, old)
+    this.entries.set(key, e)
+    this.bytes += e.body?.byteLength ?? 0
+    for (const [k, v] of this.entries) {
+      if (this.entries.size <= MAX_ENTRIES && this.bytes <= MAX_BYTES) break
+      this.remove(k, v)
+    }
+  }
+
+  clear (): void {
+    this.entries.clear()
+    this.bytes = 0
+  }
+
+  private remove (key: string, e: CachedResponse): void {
+    this.entries.delete(key)
+    this.bytes -= e.body?.byteLength ?? 0
+  }
+}
+
+/** Send a cached response (Node adds Date and the connection headers, as for any response). */
+export function sendCached (res: http.ServerResponse, method: string, e: CachedResponse): void {
+  res.writeHead(e.status, e.headers)
+  if (method === 'HEAD' || e.body == null) res.end()
+  else res.end(e.body)
+}

@@ -1,0 +1,123 @@
+// The response cache of the plain path gateway (server/gateway/cache.ts): a repeated request for
+// immutable content gets the same answer without reading the blockstore; requests whose answer
+// depends on more than the URL, Host and Accept are never answered from it; removals and config
+// changes are seen.
+import { expect } from 'chai'
+import sinon from 'sinon'
+import { promises as fs } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { CID } from 'multiformats/cid'
+import { initRepo } from '../../../core/repo/index.js'
+import { cacheKey } from '../../../server/gateway/cache.js'
+import { startGateway, type GatewayResponse, type TestGateway } from './helpers.js'
+
+const R1 = 'bafybeib3ffl2teiqdncv3mkz4r23b5ctrwkzrrhctdbne6iboayxuxk5ui'
+const R4 = 'bafybeifq2rzpqnqrsdupncmkmhs3ckxxjhuvdcbvydkgvch3ms24k5lo7q'
+const F = 'bafkreicysg23kiwv34eg2d7qweipxwosdo2py4ldv42nbauguluen5v6am'
+const T_JSON = 'bafkreibrppizs3g7axs2jdlnjua6vgpmltv7k72l7v7sa6mmht6mne3qqe'
+
+/** what must be equal between two answers to the same request */
+const shape = (r: GatewayResponse): unknown => {
+  const { date, ...headers } = r.headers
+  return { status: r.status, headers, body: r.body.toString('hex') }
+}
+
+describe('gateway: response cache', () => {
+  let dir: string
+  let gw: TestGateway
+  let reads: sinon.SinonSpy
+
+  before(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tsipfs-gwcache-'))
+    await initRepo(dir, { profile: 'test' })
+    gw = await startGateway({
+      repoPath: dir,
+      cars: ['gateway-cache/fixtures.car', 'path_gateway_dag/gateway-json-cbor.car']
+    })
+    reads = sinon.spy(gw.node.container.cradle.blockstore, 'get')
+  })
+  after(async () => {
+    reads.restore()
+    await gw.stop()
+    await fs.rm(dir, { recursive: true, force: true })
+  })
+
+  const paths = [
+    `/ipfs/${R1}/root2/root3/root4/index.html`,
+    `/ipfs/${R1}/root2/root3/root4/`,
+    `/ipfs/${F}`,
+    `/ipfs/${F}?format=raw`,
+    `/ipfs/${F}?filename=a%20b.txt&download=true`,
+    `/ipfs/${T_JSON}`
+  ]
+
+  for (const p of paths) {
+    it(`answers ${p} the same way from the cache, without reading blocks`, async () => {
+      for (const method of ['GET', 'HEAD']) {
+        const first = await gw.get(p, { method })
+        expect(first.status).to.equal(200)
+        const before = reads.callCount
+        const again = await gw.get(p, { method })
+        expect(shape(again)).to.deep.equal(shape(first))
+        expect(reads.callCount, `${method} ${p} read blocks`).to.equal(before)
+      }
+    })
+  }
+
+  it('keeps Accept apart', async () => {
+    const p = `/ipfs/${F}`
+    const raw = await gw.get(p, { headers: { Accept: 'application/vnd.ipld.raw' } })
+    const plain = await gw.get(p)
+    expect(raw.headers['content-type']).to.equal('application/vnd.ipld.raw')
+    expect(plain.headers['content-type']).to.not.equal('application/vnd.ipld.raw')
+    expect(shape(await gw.get(p, { headers: { Accept: 'application/vnd.ipld.raw' } }))).to.deep.equal(shape(raw))
+  })
+
+  it('never answers conditional, range or forwarded requests from the cache', async () => {
+    const p = `/ipfs/${R1}/root2/root3/root4/index.html`
+    await gw.get(p)
+    let before = reads.callCount
+    const notModified = await gw.get(p, { headers: { 'If-None-Match': `"${F}"` } })
+    expect(notModified.status).to.equal(304)
+    expect(reads.callCount).to.be.greaterThan(before)
+    before = reads.callCount
+    const part = await gw.get(p, { headers: { Range: 'bytes=0-1' } })
+    expect(part.status).to.equal(206)
+    expect(part.text).to.equal('he')
+    expect(reads.callCount).to.be.greaterThan(before)
+    before = reads.callCount
+    await gw.get(p, { headers: { 'X-Forwarded-Host': 'example.com' } })
+    expect(reads.callCount).to.be.greaterThan(before)
+  })
+
+  it('caches only IP-literal hosts and /ipfs/ paths', () => {
+    const req = (url: string, headers: string[], method = 'GET'): any => ({ method, url, rawHeaders: headers })
+    expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1:8080']))).to.equal('GET 127.0.0.1:8080  /ipfs/x')
+    expect(cacheKey(req('/ipfs/x', ['Host', '[::1]:8080', 'Accept', 'a', 'accept', 'b']))).to.equal('GET [::1]:8080 a, b /ipfs/x')
+    expect(cacheKey(req('/ipfs/x', ['Host', 'localhost:8080']))).to.equal(undefined)
+    expect(cacheKey(req('/ipfs/x', ['Host', 'example.com']))).to.equal(undefined)
+    expect(cacheKey(req('/ipns/x', ['Host', '127.0.0.1']))).to.equal(undefined)
+    expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1'], 'POST'))).to.equal(undefined)
+    expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1', 'Cache-Control', 'only-if-cached']))).to.equal(undefined)
+    expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1', 'If-Modified-Since', 'x']))).to.equal(undefined)
+    expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1', 'Sec-Fetch-Mode', 'navigate', 'User-Agent', 'x']))).to.equal('GET 127.0.0.1  /ipfs/x')
+  })
+
+  it('sees a block removal', async () => {
+    const p = `/ipfs/${R4}/index.html`
+    expect((await gw.get(p)).status).to.equal(200)
+    expect((await gw.get(p)).status).to.equal(200)
+    await gw.node.container.cradle.blockstore.delete(CID.parse(F))
+    const gone = await gw.get(p)
+    expect(gone.status).to.not.equal(200)
+  })
+
+  it('sees a config change', async () => {
+    const p = `/ipfs/${T_JSON}`
+    await gw.get(p)
+    await gw.node.container.cradle.config.setKey('Gateway.HTTPHeaders', { 'X-Test': ['1'] })
+    const res = await gw.get(p)
+    expect(res.headers['x-test']).to.equal('1')
+  })
+})
