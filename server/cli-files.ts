@@ -3,6 +3,7 @@
 // hidden/ignore filters on nested names only, symlinks kept unless dereferenced, and every entry
 // carrying the Go os.FileMode and mtime that Kubo's client puts in the multipart part name.
 import { createReadStream, promises as fs, type BigIntStats } from 'node:fs'
+import { fileModeString, statFileMode } from '../core/go/filemode.js'
 import path from 'node:path'
 import { RpcError } from '../core/errors.js'
 import type { FileEntry } from '../registry/types.js'
@@ -30,17 +31,6 @@ export interface CollectOptions {
   cwd?: string
 }
 
-// Go's os.FileMode bits (io/fs)
-const MODE_DIR = 2 ** 31
-const MODE_SYMLINK = 2 ** 27
-const MODE_DEVICE = 2 ** 26
-const MODE_NAMED_PIPE = 2 ** 25
-const MODE_SOCKET = 2 ** 24
-const MODE_SETUID = 2 ** 23
-const MODE_SETGID = 2 ** 22
-const MODE_CHAR_DEVICE = 2 ** 21
-const MODE_STICKY = 2 ** 20
-
 const sizes = new WeakMap<FileEntry, number>()
 
 /** Total bytes of the regular files in `entries` that collectFiles read from disk (the progress bar's total). */
@@ -56,35 +46,10 @@ export function totalSize (entries: readonly FileEntry[] | undefined): number | 
 }
 
 /** Go's os.FileMode of a stat result (type bits, setuid/setgid/sticky, permissions). */
-export function goFileMode (st: { mode: number | bigint }): number {
-  const m = Number(st.mode)
-  let out = m & 0o777
-  if ((m & 0o4000) !== 0) out += MODE_SETUID
-  if ((m & 0o2000) !== 0) out += MODE_SETGID
-  if ((m & 0o1000) !== 0) out += MODE_STICKY
-  switch (m & 0o170000) {
-    case 0o040000: out += MODE_DIR; break
-    case 0o120000: out += MODE_SYMLINK; break
-    case 0o010000: out += MODE_NAMED_PIPE; break
-    case 0o140000: out += MODE_SOCKET; break
-    case 0o020000: out += MODE_DEVICE + MODE_CHAR_DEVICE; break
-    case 0o060000: out += MODE_DEVICE; break
-  }
-  return out
-}
+export const goFileMode = (st: { mode: number | bigint }): number => statFileMode(st.mode)
 
 /** Go's FileMode.String(): `drwxr-xr-x`, `prw-r--r--`, `-rw-r--r--`. */
-export function goModeString (mode: number): string {
-  const letters = 'dalTLDpSugct?'
-  let s = ''
-  for (let i = 0; i < letters.length; i++) {
-    if (Math.floor(mode / 2 ** (31 - i)) % 2 === 1) s += letters[i]
-  }
-  if (s === '') s = '-'
-  const rwx = 'rwxrwxrwx'
-  for (let i = 0; i < 9; i++) s += (mode & (1 << (8 - i))) !== 0 ? rwx[i] : '-'
-  return s
-}
+export const goModeString = fileModeString
 
 /** Go's strerror texts for the errno codes a walk can meet. */
 function errnoText (err: unknown): string {

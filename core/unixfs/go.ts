@@ -1,28 +1,7 @@
 // Small Go-compatibility helpers for the exact error texts the importer must reproduce.
+import { goQuote } from '../go/strings.js'
 
-/** Go strconv.Quote (as used by %q) for the strings that reach error messages. */
-export function goQuote (s: string): string {
-  let out = '"'
-  for (const ch of s) {
-    const c = ch.codePointAt(0) ?? 0
-    switch (ch) {
-      case '"': out += '\\"'; continue
-      case '\\': out += '\\\\'; continue
-      case '\x07': out += '\\a'; continue
-      case '\b': out += '\\b'; continue
-      case '\f': out += '\\f'; continue
-      case '\n': out += '\\n'; continue
-      case '\r': out += '\\r'; continue
-      case '\t': out += '\\t'; continue
-      case '\v': out += '\\v'; continue
-    }
-    if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0')
-    else if (c === 0xfffd && ch !== '\ufffd') out += '\\ufffd'
-    else if (c >= 0x80 && c < 0xa0) out += '\\u' + c.toString(16).padStart(4, '0')
-    else out += ch
-  }
-  return out + '"'
-}
+export { goQuote }
 
 const INT64_MAX = 2n ** 63n - 1n
 const INT64_MIN = -(2n ** 63n)

@@ -1,39 +1,13 @@
 // The text side of `ipfs add`: Go's `%s` rendering for ?encoding=text (add has no text encoder) and
 // the CLI's PostRun (added lines, -q, -Q, progress bar on stderr).
 import type { Outcome } from '../../registry/execute.js'
+import { escNonPrint } from '../../core/go/strings.js'
 import type { CliIO } from '../../registry/types.js'
 import type { AddOutput } from './output.js'
 
 /** Go's IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u
 
-/** kubo cmdenv.EscNonPrint: strconv.Quote without the quotes (and with `"` left alone). */
-export function escNonPrint (s: string): string {
-  let needs = s.includes('\\')
-  if (!needs) {
-    for (const ch of s) { if (!PRINTABLE.test(ch)) { needs = true; break } }
-  }
-  if (!needs) return s
-  let out = ''
-  for (const ch of s) {
-    const c = ch.codePointAt(0) ?? 0
-    switch (ch) {
-      case '\\': out += '\\\\'; continue
-      case '\x07': out += '\\a'; continue
-      case '\b': out += '\\b'; continue
-      case '\f': out += '\\f'; continue
-      case '\n': out += '\\n'; continue
-      case '\r': out += '\\r'; continue
-      case '\t': out += '\\t'; continue
-      case '\v': out += '\\v'; continue
-    }
-    if (PRINTABLE.test(ch)) out += ch
-    else if (c < 0x80) out += '\\x' + c.toString(16).padStart(2, '0')
-    else if (c < 0x10000) out += '\\u' + c.toString(16).padStart(4, '0')
-    else out += '\\U' + c.toString(16).padStart(8, '0')
-  }
-  return out
-}
+export { escNonPrint }
 
 /** Go's generic text encoder: `fmt.Fprintf(w, "%s", &AddEvent{…})`, no newline. */
 export function goText (v: AddOutput): string {

@@ -1,5 +1,6 @@
 // ipfs files stat (kubo core/commands/files.go filesStatCmd): MFS paths and content paths.
 import { defineCommand } from '../../registry/define.js'
+import { fileModeString, MODE_SYMLINK, unixfsFileMode } from '../../core/go/filemode.js'
 import { InvalidArgumentError, RpcError } from '../../core/errors.js'
 import { nodeLinks } from '../../core/resolver/index.js'
 import type { CID } from 'multiformats/cid'
@@ -16,8 +17,6 @@ Mode: <mode> (<mode-octal>)
 Mtime: <mtime>`
 
 const NOT_SET = 'not set'
-const MODE_DIR = 2 ** 31
-const MODE_SYMLINK = 2 ** 27
 
 /** statGetFormatOptions */
 function statFormat (o: { hash?: boolean, size?: boolean, format?: string }): string {
@@ -33,28 +32,16 @@ function statFormat (o: { hash?: boolean, size?: boolean, format?: string }): st
   return format
 }
 
-/** files.UnixPermsToModePerms plus the type bits FSNode.Mode() adds */
+/** files.UnixPermsToModePerms plus the type bits FSNode.Mode() adds; a symlink without a mode reads as 0777 */
 function goMode (fs: UnixfsData): number {
   const perms = (fs.mode ?? 0) & 0xfff
-  if (perms === 0) return fs.type === DataType.Symlink ? MODE_SYMLINK + 0o777 : 0
-  let m = (perms & 0x1ff) + (perms & 0xc00) * 2 ** 12 + (perms & 0x200) * 2 ** 11
-  if (fs.type === DataType.Directory || fs.type === DataType.HAMTShard) m += MODE_DIR
-  else if (fs.type === DataType.Symlink) m += MODE_SYMLINK
-  return m
+  const kind = fs.type === DataType.Directory || fs.type === DataType.HAMTShard ? 'dir' : fs.type === DataType.Symlink ? 'symlink' : 'file'
+  if (perms === 0) return kind === 'symlink' ? MODE_SYMLINK + 0o777 : 0
+  return unixfsFileMode(perms, kind)
 }
 
 /** Go os.FileMode.String() */
-export function goFileModeString (m: number): string {
-  const str = 'dalTLDpSugct?'
-  let out = ''
-  for (let i = 0; i < str.length; i++) {
-    if (Math.floor(m / 2 ** (31 - i)) % 2 === 1) out += str[i]
-  }
-  if (out === '') out = '-'
-  const rwx = 'rwxrwxrwx'
-  for (let i = 0; i < 9; i++) out += (m & (1 << (8 - i))) !== 0 ? rwx[i] : '-'
-  return out
-}
+export const goFileModeString = fileModeString
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 const pad2 = (n: number): string => String(n).padStart(2, '0')

@@ -1,32 +1,10 @@
 // Go renderings used by ls: os.FileMode from UnixFS bits, time.Time as JSON, and the long
 // listing's mode and mtime columns (kubo core/commands/ls.go formatMode / formatModTime).
 import type { UnixfsMtime } from '../../core/resolver/index.js'
+import { hasBit as has, MODE_CHAR_DEVICE, MODE_DEVICE, MODE_DIR, MODE_NAMED_PIPE, MODE_SETGID, MODE_SETUID, MODE_SOCKET, MODE_STICKY, MODE_SYMLINK, unixfsFileMode } from '../../core/go/filemode.js'
 
-/** Go os.FileMode bits */
-const MODE_DIR = 2 ** 31
-const MODE_SYMLINK = 2 ** 27
-const MODE_NAMED_PIPE = 2 ** 25
-const MODE_SOCKET = 2 ** 24
-const MODE_SETUID = 2 ** 23
-const MODE_SETGID = 2 ** 22
-const MODE_CHAR_DEVICE = 2 ** 21
-const MODE_STICKY = 2 ** 20
-const MODE_DEVICE = 2 ** 26
-
-const has = (mode: number, bit: number): boolean => Math.floor(mode / bit) % 2 === 1
-
-/** boxo FSNode.Mode(): 0 when no permissions are stored, else perms + setuid/setgid/sticky + type bits. */
-export function goFileMode (perms: number, kind: 'dir' | 'symlink' | 'file'): number {
-  const p = perms & 0xfff
-  if (p === 0) return 0
-  let m = p & 0o777
-  if ((p & 0o4000) !== 0) m += MODE_SETUID
-  if ((p & 0o2000) !== 0) m += MODE_SETGID
-  if ((p & 0o1000) !== 0) m += MODE_STICKY
-  if (kind === 'dir') m += MODE_DIR
-  if (kind === 'symlink') m += MODE_SYMLINK
-  return m
-}
+/** boxo FSNode.Mode(), kept under its old name for ls */
+export const goFileMode = unixfsFileMode
 
 export const ZERO_TIME = '0001-01-01T00:00:00Z'
 
