@@ -2,11 +2,14 @@
 // in-process through the registry, on an on-disk repo (flatfs with fsync, leveldb).
 // Run after building:  npx tsc -p tsconfig.json && node bench/pin-repo.mjs [--car-mib 256] [--pins 100000] [--gc-blocks 100000] [dir]
 // Setup that is not measured (the pins' blocks and records, the garbage blocks) is written directly,
-// without fsync, to keep the run short.
+// without fsync, to keep the run short; `sync` runs before the GC is timed.
+// GC deletes are disk-bound on a cold cache: here `find -delete` of 300,000 files took as long as
+// our GC of them with one unlink at a time (~2,300/s); 64 in flight ran ~3.5x faster.
 import { promises as fs } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { randomBytes, randomUUID } from 'node:crypto'
+import { spawnSync } from 'node:child_process'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as dagCbor from '@ipld/dag-cbor'
@@ -140,6 +143,7 @@ async function garbage (count, tag) {
 {
   const t = performance.now()
   await garbage(gcBlocks, 'gc')
+  spawnSync('sync') // the setup's files on disk, so the GC does not race their writeback
   const setup = performance.now() - t
   const gc = await time(() => run('repo/gc'))
   if (gc.r.items !== gcBlocks) throw new Error(`gc removed ${gc.r.items}, expected ${gcBlocks}`)

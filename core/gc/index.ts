@@ -7,7 +7,6 @@
 // before deleting anything (`garbage collection aborted: could not retrieve some links`).
 // Sweep: every stored block (the store is keyed by multihash) not marked is deleted; a failed delete
 // is reported and the sweep goes on, ending with `garbage collection incomplete: …`.
-import fsSync from 'node:fs'
 import type { CID } from 'multiformats/cid'
 import type { Blockstore } from 'interface-blockstore'
 import type { AbortOptions } from '@libp2p/interface'
@@ -32,13 +31,13 @@ export interface GcInit extends AbortOptions {
   gcLock: RwLock
   /** best-effort roots (MFS), asked for once the lock is held */
   roots?: (options: AbortOptions) => Promise<CID[]>
-  /** blocks read or deleted at once (default 32) */
+  /** blocks read at once while marking (default 32) */
   concurrency?: number
+  /** blocks deleted at once (default 64) */
+  deleteConcurrency?: number
 }
 
 const RAW = 0x55
-/** blocks deleted between two turns of the event loop (flatfs) */
-const SYNC_SLICE = 128
 
 /** The storage under a NodeBlockstore: no network fetch, plain not-found errors. */
 export function storageOf (blockstore: Blockstore): Blockstore {
@@ -119,6 +118,7 @@ function verboseCidError (err: Error): Error {
 export async function * runGc (init: GcInit): AsyncGenerator<GcEvent> {
   const { signal } = init
   const limit = init.concurrency ?? 32
+  const deletes = init.deleteConcurrency ?? 64
   const storage = storageOf(init.blockstore)
   const release = await init.gcLock.exclusive()
   try {
@@ -190,31 +190,15 @@ export async function * runGc (init: GcInit): AsyncGenerator<GcEvent> {
         return { error: new Error(`could not remove ${k.toString()}: ${(err as Error).message}`) }
       }
     }
-    if (storage instanceof FlatfsBlockstore) {
-      // synchronous unlinks, a slice at a time: cheaper than thread-pool round trips (unlinks in
-      // one folder serialise in the kernel anyway); see bench/pin-repo.mjs
-      let n = 0
-      for await (const k of listKeys(storage, { signal })) {
-        if (marked.has(mhKey(k))) continue
-        if (++n % SYNC_SLICE === 0) await new Promise(resolve => setImmediate(resolve))
-        try {
-          fsSync.unlinkSync(storage.fileOf(k))
-          yield { removed: k }
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') { yield { removed: k }; continue }
-          failed = true
-          yield { error: new Error(`could not remove ${k.toString()}: ${(err as Error).message}`) }
-        }
-      }
-    } else {
-      const window: Array<Promise<GcEvent>> = []
-      for await (const k of listKeys(storage, { signal })) {
-        if (marked.has(mhKey(k))) continue
-        window.push(remove(k))
-        if (window.length >= limit) yield await (window.shift() as Promise<GcEvent>)
-      }
-      while (window.length > 0) yield await (window.shift() as Promise<GcEvent>)
+    // many deletes in flight: on a cold cache each unlink waits on the disk, and the kernel overlaps
+    // them (bench/pin-repo.mjs: 64 at once is ~6x faster than one at a time there)
+    const window: Array<Promise<GcEvent>> = []
+    for await (const k of listKeys(storage, { signal })) {
+      if (marked.has(mhKey(k))) continue
+      window.push(remove(k))
+      if (window.length >= deletes) yield await (window.shift() as Promise<GcEvent>)
     }
+    while (window.length > 0) yield await (window.shift() as Promise<GcEvent>)
     signal?.throwIfAborted()
     if (failed) yield { error: new Error(ERR_CANNOT_DELETE_SOME_BLOCKS) }
   } finally {

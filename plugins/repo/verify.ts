@@ -39,13 +39,14 @@ the network.`,
   async * run ({ options, deps, signal }): AsyncGenerator<VerifyProgress> {
     const heal = options.heal === true
     const drop = heal || options.drop === true
-    let healTimeout: number
+    let timeoutNs: bigint
     try {
-      healTimeout = Number(parseGoDuration(options.healTimeout) / 1_000_000n)
+      timeoutNs = parseGoDuration(options.healTimeout)
     } catch (err) {
       throw new RpcError(`invalid heal-timeout: ${errorMessage(err)}`)
     }
-    if (healTimeout < 0) throw new RpcError('heal-timeout must be >= 0')
+    if (timeoutNs < 0n) throw new RpcError('heal-timeout must be >= 0')
+    const healTimeout = timeoutNs === 0n ? 0 : Math.max(1, Number(timeoutNs / 1_000_000n))
     if (heal && !deps.node.online) throw new NotOnlineError()
 
     const storage = storageOf(deps.blockstore)

@@ -157,14 +157,29 @@ describe('crash safety (SIGKILL, spawned daemon)', function () {
 
   it('survives a kill during `pin add`', async () => {
     // a DAG of many small blocks, imported unpinned, then pinned (the walk reads every block)
-    const car = await makeCar('many', 10_000, 64)
+    const car = await makeCar('many', 20_000, 64)
     const imported = await streamPost((d as Daemon).url, '/api/v0/dag/import?pin-roots=false', car.parts, () => {})
     expect(imported.status, imported.body).to.equal(200)
     const daemon = d as Daemon
-    const pending = rpc(daemon.url, `/api/v0/pin/add?arg=${car.root.toString()}`).catch((err: Error) => err)
-    await new Promise(resolve => setTimeout(resolve, 150))
-    kill(daemon)
-    await pending
+    // --progress: a progress row proves the pin is under way; kill on the first one
+    let midway = false
+    await new Promise<void>((resolve) => {
+      const req = http.request(new URL(`/api/v0/pin/add?arg=${car.root.toString()}&progress=true`, daemon.url), { method: 'POST', agent: false }, (res) => {
+        let buf = ''
+        res.on('data', (c: Buffer) => {
+          buf += c.toString()
+          if (!midway && lines(buf.slice(0, buf.lastIndexOf('\n') + 1)).some(r => r.Pins == null && r.Progress > 0)) {
+            midway = true
+            kill(daemon)
+          }
+        })
+        res.on('error', () => resolve())
+        res.on('close', () => resolve())
+      })
+      req.on('error', () => resolve())
+      req.end()
+    })
+    expect(midway, 'killed while pinning').to.equal(true)
     await waitExit(daemon)
     d = await restartAndCheck()
     // either the pin made it (and is complete: pin verify passed) or it did not; pinning again works
