@@ -8,6 +8,8 @@
 //           --no-tsipfs     skip our daemon
 //           --no-inproc     skip bench/*.mjs
 //           --cpu-prof DIR  run our daemon under `node --cpu-prof --cpu-prof-dir=DIR`
+//           --baseline DIR  also measure the daemon of another built checkout (e.g. a git worktree of an
+//                           older commit), shown as a "baseline" column: before/after in one run
 // Environment: BENCH_DIR (default /work/shared/bench), DATA (default /tmp/bench-data),
 //           JSIPFS_DIR (default /tmp/jsipfs-bench), API_PORT / GW_PORT (ours, default 45101 / 48181),
 //           JS_API_PORT / JS_GW_PORT / JS_RPC_PORT (js-ipfs, default 45002 / 49090 / 45003).
@@ -39,6 +41,7 @@ const doTsipfs = !flag('--no-tsipfs')
 const jsipfsCli = path.join(jsipfsDir, 'node_modules', 'ipfs', 'src', 'cli.js')
 const doJsipfs = !flag('--no-jsipfs') && (process.env.BENCH_JSIPFS === '1' || fs.existsSync(jsipfsDir))
 const doInproc = !flag('--no-inproc')
+const baseline = value('--baseline', undefined)
 
 // the Node that runs the daemon itself (bin/tsipfs.js re-spawns under an old Node, and then the PID we
 // would measure RSS of is only the launcher)
@@ -92,12 +95,12 @@ async function ensureBuilt () {
 }
 
 // ---- our daemon ----
-async function benchTsipfs () {
+async function benchTsipfs (tree = root, name = 'tsipfs') {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'tsipfs-bench-repo-'))
   const apiPort = await pickPort(Number(process.env.API_PORT ?? 45101))
   const gwPort = await pickPort(Number(process.env.GW_PORT ?? 48181))
   const env = { ...process.env, IPFS_PATH: repo, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '64' }
-  const bin = path.join(root, 'bin', 'tsipfs.js')
+  const bin = path.join(tree, 'bin', 'tsipfs.js')
   const cli = (...args) => {
     const r = spawnSync(node22, [bin, ...args], { env, encoding: 'utf8' })
     if (r.status !== 0) throw new Error(`tsipfs ${args.join(' ')} failed: ${r.stderr || r.stdout}`)
@@ -108,7 +111,7 @@ async function benchTsipfs () {
   cli('config', '--json', 'Addresses.Swarm', '[]')
   const nodeArgs = []
   if (cpuProf != null) { fs.mkdirSync(cpuProf, { recursive: true }); nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${cpuProf}`) }
-  const daemonLog = path.join(results, 'tsipfs-daemon.log')
+  const daemonLog = path.join(results, `${name}-daemon.log`)
   const out = fs.openSync(daemonLog, 'w')
   const t0 = performance.now()
   const daemon = spawn(node22, [...nodeArgs, bin, 'daemon', '--offline'], { env, stdio: ['ignore', out, out] })
@@ -128,15 +131,15 @@ async function benchTsipfs () {
     }
     if (!up) throw new Error(`tsipfs daemon did not come up:\n${fs.readFileSync(daemonLog, 'utf8').slice(-2000)}`)
     const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${daemon.pid}/status`, 'utf8'))?.[1]
-    log(`tsipfs daemon pid ${daemon.pid} up after ${((performance.now() - t0) / 1000).toFixed(2)}s, rss ${(Number(rss) / 1024).toFixed(0)} MiB, ${api} ${gw}`)
-    fs.appendFileSync(path.join(results, 'tsipfs.txt'), `daemon-rss at start: ${(Number(rss) / 1024).toFixed(0)} MiB\n`)
+    log(`${name} daemon pid ${daemon.pid} up after ${((performance.now() - t0) / 1000).toFixed(2)}s, rss ${(Number(rss) / 1024).toFixed(0)} MiB, ${api} ${gw}`)
+    fs.appendFileSync(path.join(results, `${name}.txt`), `daemon-rss at start: ${(Number(rss) / 1024).toFixed(0)} MiB\n`)
     const code = await run('bash', [path.join(benchDir, 'rpc-bench.sh'), String(runs)], {
-      env: { ...process.env, API: api, GW: gw, DAEMON_PID: String(daemon.pid), NAME: 'tsipfs', BLOCKPUT_QUERY: 'cid-codec=raw', RESULTS: results, DATA: dataDir },
+      env: { ...process.env, API: api, GW: gw, DAEMON_PID: String(daemon.pid), NAME: name, BLOCKPUT_QUERY: 'cid-codec=raw', RESULTS: results, DATA: dataDir },
       stdout: 'ignore'
     })
-    if (code !== 0) log(`rpc-bench.sh against tsipfs exited ${code}`)
+    if (code !== 0) log(`rpc-bench.sh against ${name} exited ${code}`)
     const repoSize = spawnSync('du', ['-sh', repo], { encoding: 'utf8' }).stdout.split('\t')[0]
-    fs.appendFileSync(path.join(results, 'tsipfs.txt'), `repo size: ${repoSize}\n`)
+    fs.appendFileSync(path.join(results, `${name}.txt`), `repo size: ${repoSize}\n`)
   } finally {
     if (!exited) {
       daemon.kill('SIGTERM')
@@ -221,10 +224,16 @@ function parse (file) {
   }
 }
 
+/** the tsipfs column of the table for one result set */
+table.rowsOf = (r) => [
+  fmt(r?.addDefault, 1), fmt(r?.addV1raw, 1), fmt(r?.cat, 0), fmt(r?.dir, 0), fmt(r?.blockput, 0),
+  r ? `${num(r.blockputP50, 2)} / ${num(r.blockputP99, 2)}` : '—', fmt(r?.gw, 0), fmt(r?.gwP99, 2), num(r?.rss, 0), num(r?.hwm, 0)
+]
+
 const fmt = (s, digits = 0) => s == null ? '—' : `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`
 const num = (x, digits = 0, unit = '') => x == null || Number.isNaN(x) ? '—' : x.toFixed(digits) + unit
 
-function table (ours, js) {
+function table (ours, js, base) {
   const rows = [
     ['add 256 MiB, default (CIDv0)', 'MiB/s', fmt(ours?.addDefault, 1), fmt(js?.addDefault, 1), '≥ 250', ours?.addDefault && ours.addDefault.median >= 250],
     ['add 256 MiB, CIDv1 raw leaves', 'MiB/s', fmt(ours?.addV1raw, 1), fmt(js?.addV1raw, 1), '≥ 280', ours?.addV1raw && ours.addV1raw.median >= 280],
@@ -239,6 +248,12 @@ function table (ours, js) {
   ]
   const head = ['figure (median, min–max of runs)', 'unit', 'tsipfs', 'js-ipfs 0.66.1', 'target', 'met']
   const cells = rows.map(r => [r[0], r[1], r[2], r[3], r[4], r[5] === undefined ? '' : r[5] ? 'yes' : 'NO'])
+  if (base !== undefined) {
+    // the same rows for the baseline daemon, as a column after ours
+    const b = table.rowsOf(base)
+    head.splice(3, 0, 'baseline')
+    cells.forEach((c, i) => c.splice(3, 0, b[i]))
+  }
   const width = head.map((h, i) => Math.max(h.length, ...cells.map(c => String(c[i]).length)))
   const line = (c) => '| ' + c.map((x, i) => String(x).padEnd(width[i])).join(' | ') + ' |'
   return [line(head), '|' + width.map(w => '-'.repeat(w + 2)).join('|') + '|', ...cells.map(line)].join('\n')
@@ -270,6 +285,11 @@ if (doTsipfs) {
   log('tsipfs: rpc-bench.sh')
   await benchTsipfs()
 }
+if (baseline != null) {
+  if (!fs.existsSync(path.join(baseline, 'dist', 'server', 'cli.js'))) throw new Error(`--baseline ${baseline}: not a built checkout (no dist/server/cli.js)`)
+  log(`baseline (${baseline}): rpc-bench.sh`)
+  await benchTsipfs(path.resolve(baseline), 'baseline')
+}
 let jsRan = false
 if (doJsipfs) {
   log('js-ipfs: jsipfs.sh')
@@ -280,10 +300,12 @@ if (doInproc && doTsipfs) inproc = await benchInproc()
 
 const ours = parse(path.join(results, 'tsipfs.txt'))
 const js = jsRan ? parse(path.join(results, 'jsipfs.txt')) : undefined
+const base = baseline != null ? parse(path.join(results, 'baseline.txt')) ?? null : undefined
 const summary = [
   `# bench ${stamp}: ${runs} run(s) per figure, ${os.cpus().length} CPUs, node ${process.versions.node} (daemon: ${node22 === process.execPath ? process.version : 'node_modules/node'})`,
   '',
-  table(ours, js),
+  table(ours, js, base),
+  ...(base !== undefined ? [`baseline: ${path.resolve(baseline)}`] : []),
   '',
   ...(await cidCheck(ours, js)),
   ...(ours != null ? [`tsipfs: rss at start ${num(ours.rssStart, 0, ' MiB')}; block/put errors ${ours.blockputErrors}; load ${ours.load.join(' → ')}`] : []),

@@ -5,12 +5,20 @@ import type { Blockstore } from 'interface-blockstore'
 import type { CID } from 'multiformats/cid'
 import { validateMultihash } from '../../core/hashes.js'
 
+/**
+ * Bytes per batch at most, whatever Import.BatchMaxSize says: with two batches in flight this is
+ * what an add holds in memory. Larger batches were no faster here, and every buffer they hold is
+ * memory the daemon keeps afterwards (the allocator does not give it back): 16 MiB batches left the
+ * daemon ~45 MiB bigger after a 256 MiB add than 4 MiB ones.
+ */
+const MAX_BATCH_BYTES = 4 << 20
+
 export interface BatchSinkInit {
   /** undefined: only hash, store nothing */
   blockstore?: Blockstore
   /** blocks per batch (Kubo Import.BatchMaxNodes, default 128) */
   maxNodes?: number
-  /** bytes per batch */
+  /** bytes per batch (capped at 4 MiB) */
   maxBytes?: number
   /** batches written at the same time (default 2) */
   concurrency?: number
@@ -33,7 +41,7 @@ export class BatchSink {
   constructor (init: BatchSinkInit) {
     this.store = init.blockstore
     this.maxNodes = init.maxNodes ?? 128
-    this.maxBytes = Math.min(init.maxBytes ?? 8 << 20, Number(process.env.SINK_MAX ?? 16 << 20))
+    this.maxBytes = Math.min(init.maxBytes ?? MAX_BATCH_BYTES, MAX_BATCH_BYTES)
     this.concurrency = Math.max(init.concurrency ?? 2, 1)
     this.signal = init.signal
   }

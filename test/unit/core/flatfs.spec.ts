@@ -159,6 +159,21 @@ describe('flatfs blockstore', () => {
     expect(stat.size).to.equal(items.reduce((n, i) => n + i.bytes.length, 0))
   })
 
+  it('changes its generation on every delete (caches of what was read can tell)', async () => {
+    const bytes = text('generation')
+    const cid = await raw(bytes)
+    const g0 = store.generation
+    await store.put(cid, bytes)
+    expect(store.generation).to.equal(g0)
+    await store.delete(cid)
+    const g1 = store.generation
+    expect(g1).to.be.greaterThan(g0)
+    await store.delete(cid) // missing: still a change as far as readers know
+    expect(store.generation).to.be.greaterThan(g1)
+    expect(new NodeBlockstore(store).generation).to.equal(store.generation)
+    expect(new NodeBlockstore(new MemoryBlockstore()).generation).to.equal(undefined)
+  })
+
   it('lists blocks as CIDv1 raw', async () => {
     const bytes = hex('0a020801')
     await store.put(await v0(bytes), bytes)

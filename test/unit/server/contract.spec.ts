@@ -10,6 +10,9 @@ import { InvalidArgumentError, RpcError } from '../../../core/errors.js'
 import type { Plugin } from '../../../registry/types.js'
 import { SERVER_HEADER } from '../../../core/version.js'
 
+/** how many `chunks` streams have ended (finished, failed or abandoned) */
+let chunksStopped = 0
+
 const probe: Plugin = {
   name: 'probe',
   groups: [{ path: ['grp'], description: 'A group.' }],
@@ -42,6 +45,20 @@ const probe: Plugin = {
       description: 'Bytes.',
       output: 'bytes',
       run: () => ({ body: Buffer.from('hello'), length: 5 })
+    }),
+    defineCommand({
+      path: ['chunks'],
+      description: 'Many byte chunks, maybe failing.',
+      options: { count: { type: 'int', default: 64, description: '' }, fail: { type: 'bool', description: '' } },
+      output: 'bytes',
+      async * run ({ options }) {
+        try {
+          for (let i = 0; i < Number(options.count); i++) yield Buffer.alloc(256 * 1024, i % 256)
+          if (options.fail === true) throw new Error('broke\nmid-stream')
+        } finally {
+          chunksStopped++
+        }
+      }
     }),
     defineCommand({
       path: ['nothing'],
@@ -183,6 +200,38 @@ describe('server: HTTP contract', function () {
       expect(r.headers['x-content-length']).to.equal('5')
       expect(r.headers['content-type']).to.equal('text/plain')
       expect(r.body).to.equal('hello')
+    })
+
+    it('bytes output: a long stream arrives whole; a late error goes into the trailer', async () => {
+      const r = await rpc(base, '/api/v0/chunks?count=64')
+      expect(r.status).to.equal(200)
+      expect(r.bytes.length).to.equal(64 * 256 * 1024)
+      expect(r.bytes[3 * 256 * 1024]).to.equal(3)
+      expect(r.bytes[r.bytes.length - 1]).to.equal(63)
+      expect(r.trailers['x-stream-error']).to.equal(undefined)
+      const failed = await rpc(base, '/api/v0/chunks?count=3&fail=true')
+      expect(failed.bytes.length).to.equal(3 * 256 * 1024)
+      expect(failed.trailers['x-stream-error']).to.equal('broke mid-stream')
+    })
+
+    it('bytes output: a client that goes away stops the source', async () => {
+      const before = chunksStopped
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(`${base}/api/v0/chunks?count=100000`, { method: 'POST', agent: false }, (res) => {
+          let got = 0
+          res.on('data', (c: Buffer) => {
+            got += c.length
+            if (got > 8 * 1024 * 1024) { req.destroy(); resolve() }
+          })
+          res.on('error', () => {})
+        })
+        req.on('error', () => {})
+        req.on('close', () => resolve())
+        req.end()
+        setTimeout(() => reject(new Error('no data')), 10_000).unref()
+      })
+      for (let i = 0; i < 100 && chunksStopped === before; i++) await new Promise(resolve => setTimeout(resolve, 20))
+      expect(chunksStopped).to.equal(before + 1)
     })
 
     for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'HEAD']) {
