@@ -132,6 +132,11 @@ export class Registry {
     return table
   }
 
+  /** A node's description; an implicit parent (no spec) is described by its plugin. */
+  description (node: TreeNode): string {
+    return node.command?.description ?? node.group?.description ?? `Commands of the ${node.plugin ?? node.name} plugin.`
+  }
+
   /** Status of a node: its own, else inherited from the nearest ancestor that has one. */
   status (path: readonly string[]): Status {
     let status: Status = 'active'
@@ -196,8 +201,10 @@ export class Registry {
     const problems: string[] = []
     for (const node of this.walk()) {
       const where = '/' + node.path.join('/')
+      // parents no plugin declared are implicit: their description comes from the plugin (see description())
+      const implicit = node.command == null && node.group == null
       const desc = node.command?.description ?? node.group?.description
-      if (desc == null || desc === '') problems.push(`${where}: no description`)
+      if (!implicit && (desc == null || desc === '')) problems.push(`${where}: no description`)
       const status = node.command?.status ?? node.group?.status
       const replacement = node.command?.replacement ?? node.group?.replacement
       if ((status === 'removed' || status === 'deprecated') && (replacement == null || replacement === '')) {

@@ -10,8 +10,8 @@ import { defaultRepoPath, isInitialized, readApiFile } from '../core/repo/index.
 import { lockOwner } from '../core/repo/lock.js'
 import { loadConfigFile } from '../core/config/index.js'
 import { execute, textCall, type Outcome } from '../registry/execute.js'
-import type { CommandSpec, FileEntry, TextCall } from '../registry/types.js'
-import { createNode, loadExternalPlugins } from './node.js'
+import type { CommandSpec, FileEntry, Plugin, TextCall } from '../registry/types.js'
+import { createNode, enabledPlugins } from './node.js'
 import { goJson } from './respond.js'
 import { authHeaderFor } from './app.js'
 import { listenTarget } from './daemon.js'
@@ -218,24 +218,34 @@ async function render (command: CommandSpec, outcome: Outcome, call: TextCall, e
 }
 
 /** Entry: returns the exit code. */
+/** --repo-dir from argv, before the tree is known (it decides which plugins exist). */
+function repoDirOf (argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--') break
+    if (a.startsWith('--repo-dir=')) return a.slice('--repo-dir='.length)
+    if (a === '--repo-dir') return argv[i + 1]
+  }
+  return undefined
+}
+
 export async function main (argv: string[]): Promise<number> {
+  const repoPath = path.resolve(repoDirOf(argv) ?? defaultRepoPath())
+  // the CLI's tree: built-in plugins not disabled in the repo config, plus third-party ones it names
+  let plugins: Plugin[] = builtinPlugins()
+  if (await isInitialized(repoPath)) {
+    try {
+      plugins = await enabledPlugins(await loadConfigFile(path.join(repoPath, 'config')), repoPath, plugins)
+    } catch { /* the command itself reports a broken repo */ }
+  }
   const registry = new Registry()
-  for (const p of builtinPlugins()) registry.add(p)
+  for (const p of plugins) registry.add(p)
   let parsed: ParsedArgv
   try {
     parsed = parseArgv(registry, argv)
   } catch (err) {
     process.stderr.write(`Error: ${errorMessage(err)}\n`)
     return 1
-  }
-  const repoPath = path.resolve(parsed.raw.get('repo-dir')?.[0] ?? defaultRepoPath())
-  // third-party plugins named in the repo config join the CLI's tree
-  if (await isInitialized(repoPath)) {
-    try {
-      const cfg = await loadConfigFile(path.join(repoPath, 'config'))
-      for (const p of await loadExternalPlugins(cfg, repoPath)) registry.add(p)
-      parsed = parseArgv(registry, argv)
-    } catch { /* the command itself reports a broken repo */ }
   }
   const command = parsed.node.command
   if (parsed.help != null || command == null) {
@@ -248,7 +258,7 @@ export async function main (argv: string[]): Promise<number> {
     return 0
   }
   try {
-    await run(registry, parsed, command, repoPath)
+    await run(registry, parsed, command, repoPath, plugins)
     return 0
   } catch (err) {
     process.stderr.write(`Error: ${errorMessage(err)}\n`)
@@ -256,7 +266,7 @@ export async function main (argv: string[]): Promise<number> {
   }
 }
 
-async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec, repoPath: string): Promise<void> {
+async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec, repoPath: string, plugins: Plugin[]): Promise<void> {
   parsed.raw.set('repo-dir', [repoPath])
   const enc = parsed.raw.get('encoding')?.[0] ?? parsed.raw.get('enc')?.[0] ?? 'text'
   // split positionals between string arguments and file paths
@@ -343,7 +353,7 @@ async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec
   if (useRepo && !httpOk && command.repoAccess !== 'readonly' && command.cliOnly !== true && await lockOwner(repoPath) != null) {
     throw new RpcError('ipfs daemon is running. please stop it to run this command')
   }
-  const node = await createNode(useRepo ? { repoPath, online: false, readOnly: command.repoAccess === 'readonly' } : { online: false, noExternalPlugins: true })
+  const node = await createNode(useRepo ? { repoPath, online: false, readOnly: command.repoAccess === 'readonly' } : { online: false, noExternalPlugins: true, plugins })
   try {
     await node.start()
     const prepared = node.registry.prepare(command.path, input)

@@ -20,7 +20,7 @@ export function helpText (registry: Registry, node: TreeNode, mode: 'long' | 'sh
   const cmd = node.command
   const group = node.group
   const name = ['tsipfs', ...node.path].join(' ')
-  const description = cmd?.description ?? group?.description ?? 'Global p2p merkle-dag filesystem.'
+  const description = node === registry.root ? 'Global p2p merkle-dag filesystem.' : registry.description(node)
   const status = registry.status(node.path)
   const lines: string[] = []
   const args = cmd?.args ?? []
@@ -47,7 +47,7 @@ export function helpText (registry: Registry, node: TreeNode, mode: 'long' | 'sh
     const sections: Record<string, string[]> = { '': [], experimental: [], deprecated: [], removed: [] }
     for (const c of children) {
       const st = registry.status(c.path)
-      const d = c.command?.description ?? c.group?.description ?? ''
+      const d = registry.description(c)
       sections[st === 'active' ? '' : st].push(`    ${c.name}`.padEnd(24) + ` - ${d}`)
     }
     lines.push('  SUBCOMMANDS')

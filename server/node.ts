@@ -48,6 +48,14 @@ export async function loadExternalPlugins (config: KuboConfig, repoPath: string)
   return out
 }
 
+/** The plugins a node with this config runs: the given list minus disabled ones, then third-party ones. */
+export async function enabledPlugins (config: KuboConfig, repoPath: string, builtins: Plugin[], external = true): Promise<Plugin[]> {
+  const settings = pluginSettings(config)
+  const plugins = [...builtins]
+  if (external) plugins.push(...await loadExternalPlugins(config, repoPath))
+  return plugins.filter(p => settings[p.name]?.Disabled !== true)
+}
+
 export async function createNode (init: NodeInit): Promise<TsipfsNode> {
   const registry = new Registry()
   const core = await createCoreContainer({ ...init, registry })
@@ -56,10 +64,7 @@ export async function createNode (init: NodeInit): Promise<TsipfsNode> {
     const logger = container.cradle.logging.forComponent('core')
     registry.onDeprecated = (p, replacement) => logger.warn(`command "${p}" is deprecated${replacement != null ? ', ' + replacement : ''}`)
     const config = container.cradle.config.get()
-    const settings = pluginSettings(config)
-    const plugins = [...(init.plugins ?? builtinPlugins()), ...(init.extraPlugins ?? [])]
-    if (init.noExternalPlugins !== true) plugins.push(...await loadExternalPlugins(config, container.cradle.repoPath))
-    const enabled = plugins.filter(p => settings[p.name]?.Disabled !== true)
+    const enabled = await enabledPlugins(config, container.cradle.repoPath, [...(init.plugins ?? builtinPlugins()), ...(init.extraPlugins ?? [])], init.noExternalPlugins !== true)
     for (const plugin of enabled) {
       plugin.register?.(container)
       registry.add(plugin)
