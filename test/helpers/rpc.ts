@@ -59,3 +59,32 @@ export function multipart (parts: Array<{ name?: string, filename?: string, type
   chunks.push(Buffer.from(`--${boundary}--\r\n`))
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` }
 }
+
+/** POST a multipart body in pieces, calling onProgress with the bytes written; resolves with the response or the error. */
+export async function streamPost (url: string, pathAndQuery: string, parts: Uint8Array[], onProgress: (sent: number) => void, filename = 'big.car'): Promise<{ status?: number, body?: string, error?: Error }> {
+  const boundary = '----tsipfscrash' + Math.random().toString(16).slice(2)
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`)
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`)
+  return await new Promise((resolve) => {
+    const req = http.request(new URL(pathAndQuery, url), { method: 'POST', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, agent: false }, (res) => {
+      let body = ''
+      res.on('data', (c: Buffer) => { body += c.toString() })
+      res.on('end', () => resolve({ status: res.statusCode, body }))
+      res.on('error', (error) => resolve({ error }))
+    })
+    req.on('error', (error) => resolve({ error }))
+    let sent = 0
+    const pieces = [head, ...parts, tail]
+    let i = 0
+    const pump = (): void => {
+      while (i < pieces.length) {
+        const p = pieces[i++]
+        sent += p.length
+        onProgress(sent)
+        if (!req.write(p)) { req.once('drain', pump); return }
+      }
+      req.end()
+    }
+    pump()
+  })
+}

@@ -8,39 +8,18 @@ import os from 'node:os'
 import path from 'node:path'
 import { createCipheriv, createHash } from 'node:crypto'
 import { runCli, startDaemon, type Daemon } from '../helpers/daemon.js'
-import { multipart, rpc } from '../helpers/rpc.js'
+import { multipart, rpc, streamPost } from '../helpers/rpc.js'
 
 const bytesOf = (seed: string, size: number): Buffer =>
   createCipheriv('chacha20', createHash('sha256').update(seed).digest(), Buffer.alloc(16)).update(Buffer.alloc(size))
 
 const lines = (s: string): any[] => s.split('\n').filter(l => l.trim() !== '').map(l => JSON.parse(l))
 
-/** Stream `total` bytes as one multipart file part; `onProgress` sees the bytes sent so far. */
-async function streamWrite (url: string, pathAndQuery: string, total: number, onProgress: (sent: number) => void): Promise<void> {
-  const boundary = '----tsipfsmfscrash' + Math.random().toString(16).slice(2)
-  await new Promise<void>((resolve) => {
-    const req = http.request(new URL(pathAndQuery, url), { method: 'POST', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, agent: false }, (res) => {
-      res.resume()
-      res.on('close', () => resolve())
-      res.on('error', () => resolve())
-    })
-    req.on('error', () => resolve())
-    const pieces: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="data"\r\nContent-Type: application/octet-stream\r\n\r\n`)]
-    for (let off = 0; off < total; off += 1 << 20) pieces.push(bytesOf(`big/${off}`, Math.min(1 << 20, total - off)))
-    pieces.push(Buffer.from(`\r\n--${boundary}--\r\n`))
-    let sent = 0
-    let i = 0
-    const pump = (): void => {
-      while (i < pieces.length) {
-        const p = pieces[i++]
-        sent += p.length
-        onProgress(sent)
-        if (!req.write(p)) { req.once('drain', pump); return }
-      }
-      req.end()
-    }
-    pump()
-  })
+/** `total` deterministic bytes in 1 MiB pieces */
+function pieces (total: number): Buffer[] {
+  const out: Buffer[] = []
+  for (let off = 0; off < total; off += 1 << 20) out.push(bytesOf(`big/${off}`, Math.min(1 << 20, total - off)))
+  return out
 }
 
 async function waitExit (d: Daemon): Promise<void> {
@@ -104,9 +83,9 @@ describe('MFS crash safety (SIGKILL, spawned daemon)', function () {
     const daemon = d as Daemon
     const total = 48 << 20
     let killed = false
-    await streamWrite(daemon.url, '/api/v0/files/write?arg=/big.bin&create=true', total, (sent) => {
+    await streamPost(daemon.url, '/api/v0/files/write?arg=/big.bin&create=true', pieces(total), (sent) => {
       if (!killed && sent > total / 2) { killed = true; daemon.proc.kill('SIGKILL') }
-    })
+    }, 'data')
     expect(killed).to.equal(true)
     await waitExit(daemon)
     d = await restartAndCheck()

@@ -12,7 +12,7 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as dagCbor from '@ipld/dag-cbor'
 import { runCli, startDaemon, type Daemon } from '../helpers/daemon.js'
-import { multipart, rpc } from '../helpers/rpc.js'
+import { multipart, rpc, streamPost } from '../helpers/rpc.js'
 import { carSection, carV1Header } from '../../plugins/dag/car.js'
 
 /** deterministic bytes */
@@ -47,35 +47,6 @@ async function makeCar (seed: string, count: number, size: number): Promise<Car>
   const root = level[0]
   parts.unshift(carV1Header([root]))
   return { root, parts, size: parts.reduce((n, p) => n + p.length, 0), blocks }
-}
-
-/** POST a multipart body in pieces, calling onProgress with the bytes written; resolves with the response or the error. */
-async function streamPost (url: string, pathAndQuery: string, parts: Uint8Array[], onProgress: (sent: number) => void): Promise<{ status?: number, body?: string, error?: Error }> {
-  const boundary = '----tsipfscrash' + Math.random().toString(16).slice(2)
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.car"\r\nContent-Type: application/octet-stream\r\n\r\n`)
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`)
-  return await new Promise((resolve) => {
-    const req = http.request(new URL(pathAndQuery, url), { method: 'POST', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, agent: false }, (res) => {
-      let body = ''
-      res.on('data', (c: Buffer) => { body += c.toString() })
-      res.on('end', () => resolve({ status: res.statusCode, body }))
-      res.on('error', (error) => resolve({ error }))
-    })
-    req.on('error', (error) => resolve({ error }))
-    let sent = 0
-    const pieces = [head, ...parts, tail]
-    let i = 0
-    const pump = (): void => {
-      while (i < pieces.length) {
-        const p = pieces[i++]
-        sent += p.length
-        onProgress(sent)
-        if (!req.write(p)) { req.once('drain', pump); return }
-      }
-      req.end()
-    }
-    pump()
-  })
 }
 
 async function waitExit (d: Daemon): Promise<void> {
