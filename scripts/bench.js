@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// `npm run bench [-- --runs 3]`: the daemon benchmarks of /work/shared/bench (rpc-bench.sh) against
-// tsipfs on a fresh temp repo and, in the same invocation, against js-ipfs 0.66.1 (jsipfs.sh), then
-// the in-process benches in bench/*.mjs. Prints both daemons side by side with the targets.
+// `npm run bench [-- --runs 3]`: the daemon benchmarks of /work/shared/bench (rpc-bench.sh) plus a wrk
+// run on a 1 MiB file through the gateway, against tsipfs on a fresh temp repo and, in the same
+// invocation, against js-ipfs 0.66.1 (set up as jsipfs.sh does), then the in-process benches in
+// bench/*.mjs. Prints both daemons side by side with the targets.
 //
 // Options:  --runs N        runs per figure (default 3)
 //           --no-jsipfs     skip js-ipfs (default: run it when /tmp/jsipfs-bench is there, or BENCH_JSIPFS=1)
 //           --no-tsipfs     skip our daemon
 //           --no-inproc     skip bench/*.mjs
+//           --gateway-only  only the gateway runs (wrk on 1 KiB and 1 MiB files), not rpc-bench.sh's adds
 //           --cpu-prof DIR  run our daemon under `node --cpu-prof --cpu-prof-dir=DIR`
 //           --baseline DIR  also measure the daemon of another built checkout (e.g. a git worktree of an
 //                           older commit), shown as a "baseline" column: before/after in one run
@@ -15,6 +17,7 @@
 //           JS_API_PORT / JS_GW_PORT / JS_RPC_PORT (js-ipfs, default 45002 / 49090 / 45003).
 // Results: .cache/bench-results/<time>/{tsipfs,jsipfs,inproc}.txt and summary.md (latest -> last run).
 import { spawn, spawnSync } from 'node:child_process'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -42,11 +45,16 @@ const jsipfsCli = path.join(jsipfsDir, 'node_modules', 'ipfs', 'src', 'cli.js')
 const doJsipfs = !flag('--no-jsipfs') && (process.env.BENCH_JSIPFS === '1' || fs.existsSync(jsipfsDir))
 const doInproc = !flag('--no-inproc')
 const baseline = value('--baseline', undefined)
+const gatewayOnly = flag('--gateway-only')
 
 // the Node that runs the daemon itself (bin/tsipfs.js re-spawns under an old Node, and then the PID we
 // would measure RSS of is only the launcher)
 const localNode = path.join(root, 'node_modules', 'node', 'bin', 'node')
 const node22 = Number(process.versions.node.split('.')[0]) >= 22 ? process.execPath : (fs.existsSync(localNode) ? localNode : process.execPath)
+// js-ipfs runs on the machine's own Node, as for the reference figures: the first `node` on PATH that is
+// not ours (`npm run` puts node_modules/.bin, with our Node 22, first)
+const systemNode = (process.env.PATH ?? '').split(':').filter(d => d !== '' && !path.resolve(d).startsWith(root + path.sep))
+  .map(d => path.join(d, 'node')).find(f => fs.existsSync(f)) ?? 'node'
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)
 const resultsRoot = path.join(root, '.cache', 'bench-results')
@@ -94,7 +102,120 @@ async function ensureBuilt () {
   if (!fs.existsSync(path.join(root, 'dist', 'server', 'cli.js'))) throw new Error(`build failed (tsc exit ${code})`)
 }
 
-// ---- our daemon ----
+// ---- the workload both daemons get ----
+/** The wrk figures of one run: requests/s, p99 latency in ms, transfer MiB/s, non-2xx answers. */
+function parseWrk (text) {
+  const unitMs = { us: 1 / 1000, ms: 1, s: 1000, m: 60000 }
+  const m99 = /^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$/m.exec(text)
+  const xfer = /Transfer\/sec:\s+([\d.]+)([KMG]?B)/.exec(text)
+  const xferMiB = xfer == null ? undefined : Number(xfer[1]) * { B: 1 / 1048576, KB: 1 / 1024, MB: 1, GB: 1024 }[xfer[2]]
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1]),
+    p99: m99 == null ? undefined : Number(m99[1]) * unitMs[m99[2]],
+    mibs: xferMiB,
+    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0)
+  }
+}
+
+/** median/min/max/spread in lib.sh's `stats` format, so parse() reads both alike */
+function stats (xs) {
+  const s = xs.filter(x => x != null && !Number.isNaN(x)).sort((a, b) => a - b)
+  if (s.length === 0) return 'n=0'
+  const med = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+  return `median=${med.toFixed(2)} min=${s[0].toFixed(2)} max=${s[s.length - 1].toFixed(2)} n=${s.length} spread=${(med > 0 ? 100 * (s[s.length - 1] - s[0]) / med : 0).toFixed(1)}%`
+}
+
+/**
+ * The gateway on a file of `size` bytes: wrk -t1 -c32 -d10s, as rpc-bench.sh does for its 1 KiB file
+ * (that script is shared and measures only the small file). The file is fresh random bytes, added
+ * through the API and read back once through the gateway before the runs.
+ */
+async function gatewayWrk (api, gw, name, size, label) {
+  const out = path.join(results, `${name}.txt`)
+  const say = (line) => { fs.appendFileSync(out, line + '\n'); log(`${name}: ${line}`) }
+  const bytes = crypto.randomBytes(size)
+  const form = new FormData()
+  form.append('file', new Blob([bytes]), 'large.bin')
+  const added = await fetch(`${api}/api/v0/add?progress=false`, { method: 'POST', body: form })
+  const cid = /"Hash":"([^"]+)"/.exec(await added.text())?.[1]
+  if (!added.ok || cid == null) throw new Error(`${name}: adding the ${label} file failed (${added.status})`)
+  const got = Buffer.from(await (await fetch(`${gw}/ipfs/${cid}`)).arrayBuffer())
+  if (!got.equals(bytes)) throw new Error(`${name}: the gateway returned other bytes for ${cid}`)
+  const rps = []; const p99 = []; const mibs = []
+  for (let i = 0; i < runs; i++) {
+    // not spawnSync: a blocked event loop keeps fetch's idle connections past the server's keep-alive
+    const text = await new Promise((resolve, reject) => {
+      const wrk = spawn('wrk', ['-t1', '-c32', '-d10s', '--latency', `${gw}/ipfs/${cid}`], { stdio: ['ignore', 'pipe', 'inherit'] })
+      let stdout = ''
+      wrk.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
+      wrk.on('error', (err) => reject(new Error(`wrk: ${err.message} (apt-get install wrk)`)))
+      wrk.on('close', () => resolve(stdout))
+    })
+    const w = parseWrk(text)
+    log(`${name} wrk ${label}: ${w.rps} req/s p99 ${w.p99}ms ${w.mibs?.toFixed(0)} MiB/s non2xx=${w.non2xx}`)
+    if (w.non2xx > 0) say(`gateway-${label}-c32 non-2xx: ${w.non2xx}`)
+    rps.push(w.rps); p99.push(w.p99); mibs.push(w.mibs)
+  }
+  say(`gateway-${label}-c32 req/s: ${rps.join(' ')} -> ${stats(rps)}`)
+  say(`gateway-${label}-c32 p99 ms: ${p99.join(' ')} -> ${stats(p99)}`)
+  say(`gateway-${label}-c32 MiB/s: ${mibs.map(x => x?.toFixed(1)).join(' ')} -> ${stats(mibs)}`)
+}
+
+/** Wait for `POST /api/v0/id` to answer; false when the process ended or 60 s passed. */
+async function waitUp (api, isExited) {
+  for (let i = 0; i < 240 && !isExited(); i++) {
+    try {
+      const res = await fetch(`${api}/api/v0/id`, { method: 'POST' })
+      await res.arrayBuffer()
+      if (res.ok) return true
+    } catch {}
+    await new Promise(resolve => setTimeout(resolve, 250))
+  }
+  return false
+}
+
+/**
+ * Start a daemon, run rpc-bench.sh and the 1 MiB gateway run against it, note its repo size, stop it.
+ * `start` spawns it and returns the child, its API and gateway addresses.
+ */
+async function benchDaemon ({ name, repo, start, blockputQuery, logFile }) {
+  const t0 = performance.now()
+  const { daemon, api, gw } = await start()
+  let exited = false
+  daemon.on('exit', () => { exited = true })
+  try {
+    if (!await waitUp(api, () => exited)) throw new Error(`${name} daemon did not come up:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`)
+    const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${daemon.pid}/status`, 'utf8'))?.[1]
+    log(`${name} daemon pid ${daemon.pid} up after ${((performance.now() - t0) / 1000).toFixed(2)}s, rss ${(Number(rss) / 1024).toFixed(0)} MiB, ${api} ${gw}`)
+    fs.appendFileSync(path.join(results, `${name}.txt`), `daemon-rss at start: ${(Number(rss) / 1024).toFixed(0)} MiB\n`)
+    if (gatewayOnly) {
+      await gatewayWrk(api, gw, name, 1024, '1KiB')
+    } else {
+      const code = await run('bash', [path.join(benchDir, 'rpc-bench.sh'), String(runs)], {
+        env: { ...process.env, API: api, GW: gw, DAEMON_PID: String(daemon.pid), NAME: name, BLOCKPUT_QUERY: blockputQuery, RESULTS: results, DATA: dataDir },
+        stdout: 'ignore'
+      })
+      if (code !== 0) log(`rpc-bench.sh against ${name} exited ${code}`)
+    }
+    await gatewayWrk(api, gw, name, 1 << 20, '1MiB')
+    if (gatewayOnly) {
+      const status = fs.readFileSync(`/proc/${daemon.pid}/status`, 'utf8')
+      fs.appendFileSync(path.join(results, `${name}.txt`), `daemon-rss after all: ${['VmRSS', 'VmHWM'].map(k => `${k}: ${Math.round(Number(new RegExp(k + ':\\s+(\\d+)').exec(status)?.[1]) / 1024)} MiB`).join('  ')}\n`)
+    }
+    const repoSize = spawnSync('du', ['-sh', repo], { encoding: 'utf8' }).stdout.split('\t')[0]
+    fs.appendFileSync(path.join(results, `${name}.txt`), `repo size: ${repoSize}\n`)
+  } finally {
+    if (!exited) {
+      daemon.kill('SIGTERM')
+      const deadline = Date.now() + 15000
+      while (!exited && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 100))
+      if (!exited) daemon.kill('SIGKILL')
+    }
+    fs.rmSync(repo, { recursive: true, force: true })
+  }
+}
+
+/** Our daemon, on a fresh temp repo, offline, loopback only. */
 async function benchTsipfs (tree = root, name = 'tsipfs') {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'tsipfs-bench-repo-'))
   const apiPort = await pickPort(Number(process.env.API_PORT ?? 45101))
@@ -111,65 +232,62 @@ async function benchTsipfs (tree = root, name = 'tsipfs') {
   cli('config', '--json', 'Addresses.Swarm', '[]')
   const nodeArgs = []
   if (cpuProf != null) { fs.mkdirSync(cpuProf, { recursive: true }); nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${cpuProf}`) }
-  const daemonLog = path.join(results, `${name}-daemon.log`)
-  const out = fs.openSync(daemonLog, 'w')
-  const t0 = performance.now()
-  const daemon = spawn(node22, [...nodeArgs, bin, 'daemon', '--offline'], { env, stdio: ['ignore', out, out] })
-  let exited = false
-  daemon.on('exit', () => { exited = true })
-  const api = `http://127.0.0.1:${apiPort}`
-  const gw = `http://127.0.0.1:${gwPort}`
-  try {
-    let up = false
-    for (let i = 0; i < 240 && !exited; i++) {
-      try {
-        const res = await fetch(`${api}/api/v0/id`, { method: 'POST' })
-        await res.arrayBuffer()
-        if (res.ok) { up = true; break }
-      } catch {}
-      await new Promise(resolve => setTimeout(resolve, 250))
+  const logFile = path.join(results, `${name}-daemon.log`)
+  await benchDaemon({
+    name,
+    repo,
+    logFile,
+    blockputQuery: 'cid-codec=raw',
+    start: async () => {
+      const out = fs.openSync(logFile, 'w')
+      const daemon = spawn(node22, [...nodeArgs, bin, 'daemon', '--offline'], { env, stdio: ['ignore', out, out] })
+      fs.closeSync(out)
+      return { daemon, api: `http://127.0.0.1:${apiPort}`, gw: `http://127.0.0.1:${gwPort}` }
     }
-    if (!up) throw new Error(`tsipfs daemon did not come up:\n${fs.readFileSync(daemonLog, 'utf8').slice(-2000)}`)
-    const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${daemon.pid}/status`, 'utf8'))?.[1]
-    log(`${name} daemon pid ${daemon.pid} up after ${((performance.now() - t0) / 1000).toFixed(2)}s, rss ${(Number(rss) / 1024).toFixed(0)} MiB, ${api} ${gw}`)
-    fs.appendFileSync(path.join(results, `${name}.txt`), `daemon-rss at start: ${(Number(rss) / 1024).toFixed(0)} MiB\n`)
-    const code = await run('bash', [path.join(benchDir, 'rpc-bench.sh'), String(runs)], {
-      env: { ...process.env, API: api, GW: gw, DAEMON_PID: String(daemon.pid), NAME: name, BLOCKPUT_QUERY: 'cid-codec=raw', RESULTS: results, DATA: dataDir },
-      stdout: 'ignore'
-    })
-    if (code !== 0) log(`rpc-bench.sh against ${name} exited ${code}`)
-    const repoSize = spawnSync('du', ['-sh', repo], { encoding: 'utf8' }).stdout.split('\t')[0]
-    fs.appendFileSync(path.join(results, `${name}.txt`), `repo size: ${repoSize}\n`)
-  } finally {
-    if (!exited) {
-      daemon.kill('SIGTERM')
-      const deadline = Date.now() + 15000
-      while (!exited && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 100))
-      if (!exited) daemon.kill('SIGKILL')
-    }
-    fs.closeSync(out)
-    fs.rmSync(repo, { recursive: true, force: true })
-  }
+  })
 }
 
-// ---- js-ipfs ----
+/**
+ * js-ipfs 0.66.1 as ../shared/bench/jsipfs.sh sets it up (fresh repo, loopback only, no swarm,
+ * bootstrap, discovery or pubsub, offline), run by the machine's own Node (the one the reference
+ * figures were measured with) with the bench's Node 20 polyfill.
+ */
 async function benchJsipfs () {
   if (!fs.existsSync(jsipfsCli)) {
     log(`js-ipfs is not installed in ${jsipfsDir} (no ${jsipfsCli}): run 'bash ${benchDir}/install.sh jsipfs'; skipping`)
     return false
   }
-  const env = {
-    ...process.env,
-    RESULTS: results,
-    NAME: 'jsipfs',
-    DATA: dataDir,
-    JSIPFS_DIR: jsipfsDir,
-    API_PORT: String(await pickPort(Number(process.env.JS_API_PORT ?? 45002))),
-    GW_PORT: String(await pickPort(Number(process.env.JS_GW_PORT ?? 49090))),
-    RPC_PORT: String(await pickPort(Number(process.env.JS_RPC_PORT ?? 45003)))
+  const apiPort = await pickPort(Number(process.env.JS_API_PORT ?? 45002))
+  const gwPort = await pickPort(Number(process.env.JS_GW_PORT ?? 49090))
+  const rpcPort = await pickPort(Number(process.env.JS_RPC_PORT ?? 45003))
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'jsipfs-repo-'))
+  const env = { ...process.env, IPFS_PATH: repo }
+  const jsArgs = ['--import', path.join(benchDir, 'node20-polyfill.mjs'), jsipfsCli]
+  const cli = (...args) => {
+    const r = spawnSync(systemNode, [...jsArgs, ...args], { env, encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`jsipfs ${args.join(' ')} failed: ${r.stderr || r.stdout}`)
   }
-  const code = await run('bash', [path.join(benchDir, 'jsipfs.sh'), String(runs)], { env, stdout: 'ignore' })
-  if (code !== 0) log(`jsipfs.sh exited ${code}`)
+  cli('init', '--empty-repo')
+  cli('config', 'Addresses.API', `/ip4/127.0.0.1/tcp/${apiPort}`)
+  cli('config', 'Addresses.Gateway', `/ip4/127.0.0.1/tcp/${gwPort}`)
+  cli('config', 'Addresses.RPC', `/ip4/127.0.0.1/tcp/${rpcPort}`)
+  for (const [key, value] of [['Addresses.Swarm', '[]'], ['Addresses.Delegates', '[]'], ['Bootstrap', '[]'],
+    ['Discovery.MDNS.Enabled', 'false'], ['Discovery.webRTCStar.Enabled', 'false'], ['Pubsub.Enabled', 'false']]) {
+    cli('config', '--json', key, value)
+  }
+  const logFile = path.join(results, 'jsipfs-daemon.log')
+  await benchDaemon({
+    name: 'jsipfs',
+    repo,
+    logFile,
+    blockputQuery: 'format=raw&cid-codec=raw',
+    start: async () => {
+      const out = fs.openSync(logFile, 'w')
+      const daemon = spawn(systemNode, [...jsArgs, 'daemon', '--offline', '--enable-preload=false'], { env, stdio: ['ignore', out, out] })
+      fs.closeSync(out)
+      return { daemon, api: `http://127.0.0.1:${apiPort}`, gw: `http://127.0.0.1:${gwPort}` }
+    }
+  })
   return true
 }
 
@@ -216,6 +334,9 @@ function parse (file) {
     blockputErrors: blockput.reduce((a, j) => a + (j.errors ?? 0), 0),
     gw: stat('gateway-1KiB-c32 req/s:'),
     gwP99: stat('gateway-1KiB-c32 p99 ms:'),
+    gwLarge: stat('gateway-1MiB-c32 req/s:'),
+    gwLargeP99: stat('gateway-1MiB-c32 p99 ms:'),
+    gwLargeMiBs: stat('gateway-1MiB-c32 MiB/s:'),
     rss: rssLine != null ? Number(/VmRSS:\s*(\d+)/.exec(rssLine)?.[1]) : undefined,
     hwm: rssLine != null ? Number(/VmHWM:\s*(\d+)/.exec(rssLine)?.[1]) : undefined,
     rssStart: Number(/daemon-rss at start: (\d+)/.exec(text)?.[1]) || undefined,
@@ -227,7 +348,8 @@ function parse (file) {
 /** the tsipfs column of the table for one result set */
 table.rowsOf = (r) => [
   fmt(r?.addDefault, 1), fmt(r?.addV1raw, 1), fmt(r?.cat, 0), fmt(r?.dir, 0), fmt(r?.blockput, 0),
-  r ? `${num(r.blockputP50, 2)} / ${num(r.blockputP99, 2)}` : '—', fmt(r?.gw, 0), fmt(r?.gwP99, 2), num(r?.rss, 0), num(r?.hwm, 0)
+  r ? `${num(r.blockputP50, 2)} / ${num(r.blockputP99, 2)}` : '—', fmt(r?.gw, 0), fmt(r?.gwP99, 2),
+  fmt(r?.gwLarge, 0), fmt(r?.gwLargeP99, 2), fmt(r?.gwLargeMiBs, 0), num(r?.rss, 0), num(r?.hwm, 0)
 ]
 
 const fmt = (s, digits = 0) => s == null ? '—' : `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`
@@ -243,6 +365,9 @@ function table (ours, js, base) {
     ['block/put p50 / p99', 'ms', ours ? `${num(ours.blockputP50, 2)} / ${num(ours.blockputP99, 2)}` : '—', js ? `${num(js.blockputP50, 2)} / ${num(js.blockputP99, 2)}` : '—', '', undefined],
     ['gateway GET 1 KiB, wrk c32', 'req/s', fmt(ours?.gw, 0), fmt(js?.gw, 0), '≥ 15000', ours?.gw && ours.gw.median >= 15000],
     ['gateway p99', 'ms', fmt(ours?.gwP99, 2), fmt(js?.gwP99, 2), '< 10', ours?.gwP99 && ours.gwP99.median < 10],
+    ['gateway GET 1 MiB, wrk c32', 'req/s', fmt(ours?.gwLarge, 0), fmt(js?.gwLarge, 0), '', undefined],
+    ['gateway 1 MiB p99', 'ms', fmt(ours?.gwLargeP99, 2), fmt(js?.gwLargeP99, 2), '', undefined],
+    ['gateway 1 MiB throughput', 'MiB/s', fmt(ours?.gwLargeMiBs, 0), fmt(js?.gwLargeMiBs, 0), '', undefined],
     ['daemon RSS after the run', 'MiB', num(ours?.rss, 0), num(js?.rss, 0), '≤ 200', ours?.rss != null ? ours.rss <= 200 : undefined],
     ['daemon peak RSS (VmHWM)', 'MiB', num(ours?.hwm, 0), num(js?.hwm, 0), '', undefined]
   ]
@@ -279,7 +404,7 @@ async function cidCheck (ours, js) {
 
 // ---- main ----
 log(`runs=${runs} results=${path.relative(root, results)} load ${loadavg()}`)
-await ensureData()
+if (!gatewayOnly) await ensureData()
 if (doTsipfs) {
   await ensureBuilt()
   log('tsipfs: rpc-bench.sh')
@@ -292,11 +417,11 @@ if (baseline != null) {
 }
 let jsRan = false
 if (doJsipfs) {
-  log('js-ipfs: jsipfs.sh')
+  log('js-ipfs: rpc-bench.sh')
   jsRan = await benchJsipfs()
 }
 let inproc = ''
-if (doInproc && doTsipfs) inproc = await benchInproc()
+if (doInproc && doTsipfs && !gatewayOnly) inproc = await benchInproc()
 
 const ours = parse(path.join(results, 'tsipfs.txt'))
 const js = jsRan ? parse(path.join(results, 'jsipfs.txt')) : undefined

@@ -73,6 +73,11 @@ const SYNC_SLICE = 64
  */
 const MAX_COMMITS = 2
 const fsyncFd = promisify(fsSync.fsync)
+const openFd = promisify(fsSync.open) as (file: string, flags: string, mode: number) => Promise<number>
+const closeFd = promisify(fsSync.close)
+const writeFd = async (fd: number, bytes: Uint8Array, off: number): Promise<number> => await new Promise((resolve, reject) => {
+  fsSync.write(fd, bytes, off, bytes.length - off, null, (err, n) => { if (err != null) reject(err); else resolve(n) })
+})
 /** callback readFile: ~15% less time per block than fs.promises.readFile (no FileHandle) */
 const readFile = promisify(fsSync.readFile) as (file: string) => Promise<Buffer>
 const nextTick = async (): Promise<void> => { await new Promise<void>(resolve => setImmediate(resolve)) }
@@ -330,23 +335,30 @@ export class FlatfsBlockstore implements Blockstore {
           throw err
         }
       }
-      try {
-        await fs.access(e.file)
-        return undefined // already stored
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+      if (this.syncSmallWrites) {
+        // a stat is cheaper than a thread-pool round trip
+        if (fsSync.existsSync(e.file)) return undefined // already stored
+      } else {
+        try {
+          await fs.access(e.file)
+          return undefined // already stored
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+        }
       }
       const tmp = path.join(this.tempDir, this.tempPrefix + String(this.tempCounter++))
-      let fh: fs.FileHandle | undefined
+      // descriptors and callbacks: lighter than FileHandle and promises (one block is 4 round trips)
+      let fd: number | undefined
       try {
-        fh = await fs.open(tmp, 'wx', 0o644)
-        await fh.writeFile(e.bytes)
-        if (this.sync) await fh.sync()
-        await fh.close()
-        fh = undefined
+        fd = await openFd(tmp, 'wx', 0o644)
+        for (let off = 0; off < e.bytes.length;) off += await writeFd(fd, e.bytes, off)
+        if (this.sync) await fsyncFd(fd)
+        const closing = fd
+        fd = undefined
+        await closeFd(closing)
         return tmp
       } catch (err) {
-        await fh?.close().catch(() => {})
+        if (fd !== undefined) await closeFd(fd).catch(() => {})
         await fs.rm(tmp, { force: true }).catch(() => {})
         throw err
       }

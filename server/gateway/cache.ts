@@ -1,8 +1,9 @@
 // Complete small responses of the plain path gateway (/ipfs/… on an IP-literal host), kept in memory
 // and sent again without going through Koa or the blockstore. /ipfs/ content is immutable, so the
 // response to the same request is the same, as long as:
-// - the request carries no header that changes the answer (conditional, range, forwarding headers…:
-//   only a list of neutral headers is allowed; Accept and Host are part of the key);
+// - the request carries no header that changes the answer other than Host, Accept and If-None-Match,
+//   which are part of the key (range, date conditions, forwarding headers…: only a list of neutral
+//   headers is allowed), so a browser's revalidation gets its 304 from here too;
 // - the gateway settings did not change (the cache is cleared on a config change);
 // - no block was removed since it was made (the blockstore's `generation`; without one, no caching);
 // - the host is an IP literal: no DNSLink and no subdomain gateway can apply to it.
@@ -21,6 +22,7 @@ const NEUTRAL = new Set([
 ])
 
 export interface CachedResponse {
+  /** 200, or 304 for a matching If-None-Match */
   status: number
   /** response headers with their names as sent */
   headers: Record<string, string | string[]>
@@ -47,6 +49,7 @@ export function cacheKey (req: http.IncomingMessage): string | undefined {
   if (url == null || !url.startsWith('/ipfs/')) return undefined
   let host: string | undefined
   let accept: string | undefined
+  let inm: string | undefined
   const raw = req.rawHeaders
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i].toLowerCase()
@@ -55,6 +58,8 @@ export function cacheKey (req: http.IncomingMessage): string | undefined {
       host ??= value
     } else if (name === 'accept') {
       accept = accept == null ? value : `${accept}, ${value}`
+    } else if (name === 'if-none-match') {
+      inm = inm == null ? value : `${inm}, ${value}`
     } else if (NEUTRAL.has(name)) {
       if (name === 'cache-control' && value.includes('only-if-cached')) return undefined
     } else if (!name.startsWith('sec-fetch-') && !name.startsWith('sec-ch-')) {
@@ -62,7 +67,7 @@ export function cacheKey (req: http.IncomingMessage): string | undefined {
     }
   }
   if (host == null || !isIpHost(host)) return undefined
-  return `${method} ${host} ${accept ?? ''} ${url}`
+  return `${method} ${host} ${accept ?? ''} ${inm ?? ''} ${url}`
 }
 
 export class ResponseCache {

@@ -256,14 +256,15 @@ function keyOf (req: http.IncomingMessage): string | undefined {
   return k ?? undefined
 }
 
-/** Keep a complete 200 response of known, small length (its streamed body read into memory). */
+/** Keep a 304, or a complete 200 response of known, small length (its streamed body read into memory). */
 async function remember (ctx: Context, cache: ResponseCache, key: string, generation: number): Promise<void> {
   const res = ctx.res
-  if (ctx.status !== 200 || res.headersSent || res.hasHeader('Trailer')) return
+  const status = ctx.status
+  if ((status !== 200 && status !== 304) || res.headersSent || res.hasHeader('Trailer')) return
   const length = Number(res.getHeader('Content-Length'))
-  if (!Number.isInteger(length) || length > CACHE_MAX_BODY) return
+  if (status === 200 && (!Number.isInteger(length) || length > CACHE_MAX_BODY)) return
   let body: Buffer | undefined
-  if (ctx.method === 'GET') {
+  if (status === 200 && ctx.method === 'GET') {
     const b: unknown = ctx.body
     if (Buffer.isBuffer(b)) {
       body = b
@@ -295,7 +296,7 @@ async function remember (ctx: Context, cache: ResponseCache, key: string, genera
     if (v == null) continue
     headers[name] = Array.isArray(v) ? v.map(String) : String(v)
   }
-  cache.set(key, { status: 200, headers, body, generation })
+  cache.set(key, { status, headers, body, generation })
 }
 
 /**

@@ -1,7 +1,7 @@
 // The response cache of the plain path gateway (server/gateway/cache.ts): a repeated request for
 // immutable content gets the same answer without reading the blockstore; requests whose answer
-// depends on more than the URL, Host and Accept are never answered from it; removals and config
-// changes are seen.
+// depends on more than the URL, Host, Accept and If-None-Match are never answered from it;
+// removals and config changes are seen.
 import { expect } from 'chai'
 import sinon from 'sinon'
 import { promises as fs } from 'node:fs'
@@ -74,17 +74,32 @@ describe('gateway: response cache', () => {
     expect(shape(await gw.get(p, { headers: { Accept: 'application/vnd.ipld.raw' } }))).to.deep.equal(shape(raw))
   })
 
-  it('never answers conditional, range or forwarded requests from the cache', async () => {
+  it('answers a repeated If-None-Match revalidation from the cache, apart from other tags', async () => {
     const p = `/ipfs/${R1}/root2/root3/root4/index.html`
     await gw.get(p)
     let before = reads.callCount
     const notModified = await gw.get(p, { headers: { 'If-None-Match': `"${F}"` } })
     expect(notModified.status).to.equal(304)
+    expect(notModified.headers.etag).to.equal(`"${F}"`)
     expect(reads.callCount).to.be.greaterThan(before)
     before = reads.callCount
+    expect(shape(await gw.get(p, { headers: { 'If-None-Match': `"${F}"` } }))).to.deep.equal(shape(notModified))
+    expect(reads.callCount).to.equal(before)
+    const other = await gw.get(p, { headers: { 'If-None-Match': '"something-else"' } })
+    expect(other.status).to.equal(200)
+    expect(other.text).to.equal('hello\n')
+  })
+
+  it('never answers range, date-conditional or forwarded requests from the cache', async () => {
+    const p = `/ipfs/${R1}/root2/root3/root4/index.html`
+    await gw.get(p)
+    let before = reads.callCount
     const part = await gw.get(p, { headers: { Range: 'bytes=0-1' } })
     expect(part.status).to.equal(206)
     expect(part.text).to.equal('he')
+    expect(reads.callCount).to.be.greaterThan(before)
+    before = reads.callCount
+    await gw.get(p, { headers: { 'If-Modified-Since': 'Thu, 01 Jan 2099 00:00:00 GMT' } })
     expect(reads.callCount).to.be.greaterThan(before)
     before = reads.callCount
     await gw.get(p, { headers: { 'X-Forwarded-Host': 'example.com' } })
@@ -93,15 +108,17 @@ describe('gateway: response cache', () => {
 
   it('caches only IP-literal hosts and /ipfs/ paths', () => {
     const req = (url: string, headers: string[], method = 'GET'): any => ({ method, url, rawHeaders: headers })
-    expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1:8080']))).to.equal('GET 127.0.0.1:8080  /ipfs/x')
-    expect(cacheKey(req('/ipfs/x', ['Host', '[::1]:8080', 'Accept', 'a', 'accept', 'b']))).to.equal('GET [::1]:8080 a, b /ipfs/x')
+    expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1:8080']))).to.equal('GET 127.0.0.1:8080   /ipfs/x')
+    expect(cacheKey(req('/ipfs/x', ['Host', '[::1]:8080', 'Accept', 'a', 'accept', 'b']))).to.equal('GET [::1]:8080 a, b  /ipfs/x')
+    expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1', 'If-None-Match', '"a"']))).to.equal('GET 127.0.0.1  "a" /ipfs/x')
     expect(cacheKey(req('/ipfs/x', ['Host', 'localhost:8080']))).to.equal(undefined)
     expect(cacheKey(req('/ipfs/x', ['Host', 'example.com']))).to.equal(undefined)
     expect(cacheKey(req('/ipns/x', ['Host', '127.0.0.1']))).to.equal(undefined)
     expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1'], 'POST'))).to.equal(undefined)
     expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1', 'Cache-Control', 'only-if-cached']))).to.equal(undefined)
     expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1', 'If-Modified-Since', 'x']))).to.equal(undefined)
-    expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1', 'Sec-Fetch-Mode', 'navigate', 'User-Agent', 'x']))).to.equal('GET 127.0.0.1  /ipfs/x')
+    expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1', 'Sec-Fetch-Mode', 'navigate', 'User-Agent', 'x']))).to.equal('GET 127.0.0.1   /ipfs/x')
+    expect(cacheKey(req('/ipfs/x', ['Host', '127.0.0.1', 'Range', 'bytes=0-1']))).to.equal(undefined)
   })
 
   it('sees a block removal', async () => {
