@@ -59,6 +59,13 @@ async function listen (server: http.Server, addr: string): Promise<string> {
   return `/${a.family === 'IPv6' ? 'ip6' : 'ip4'}/${host}/tcp/${a.port}`
 }
 
+/** Paths the RPC app answers on the API port (wire.md §9); the rest of a shared listener is the gateway's. */
+function isApiPath (url: string | undefined): boolean {
+  const p = (url ?? '/').split('?')[0]
+  return p === '/api' || p.startsWith('/api/') || p === '/version' || p === '/webui' || p.startsWith('/webui/') ||
+    p.startsWith('/debug/') || p === '/logs'
+}
+
 export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenerator<DaemonMessage> {
   const options = call.options
   const repoPath = options.repoDir ?? defaultRepoPath()
@@ -95,37 +102,48 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     }
     const cfg = config.get()
     const apiAddrs = asList((cfg.Addresses as Record<string, unknown> | undefined)?.API)
+    const gatewayAddrs = asList((cfg.Addresses as Record<string, unknown> | undefined)?.Gateway)
     const control = node.container.cradle.node
+    // the read-only HTTP gateway: one app, a listener per Addresses.Gateway entry; it reads the local
+    // store and fetches through the node's store unless Gateway.NoFetch
+    const gateway = gatewayAddrs.length === 0
+      ? undefined
+      : createGatewayApp({
+        container: createOfflineScope(node.container),
+        fetchingBlockstore: node.container.cradle.bitswap != null ? node.container.cradle.blockstore : undefined
+      }).callback()
+    // an address in both lists gets one listener serving both (Kubo would fail to bind the second):
+    // RPC paths go to the API, everything else to the gateway (port 0 means a port of its own each)
+    const shared = new Set(gatewayAddrs.filter(a => apiAddrs.includes(a) && !/\/tcp\/0$/.test(a)))
+    const gatewayBound: string[] = []
     for (const addr of apiAddrs) {
       let port: number | string = '<port>'
-      const app = createRpcApp({ container: node.container, port: () => port })
-      const server = http.createServer({ keepAlive: true, requestTimeout: 0 }, app.callback())
+      const rpc = createRpcApp({ container: node.container, port: () => port }).callback()
+      const handler = gateway != null && shared.has(addr)
+        ? (req: http.IncomingMessage, res: http.ServerResponse) => { void (isApiPath(req.url) ? rpc(req, res) : gateway(req, res)) }
+        : rpc
+      const server = http.createServer({ keepAlive: true, requestTimeout: 0 }, handler)
       server.headersTimeout = 0
+      if (handler !== rpc) attachProxySupport(server)
       const bound = await listen(server, addr)
       const a = server.address()
       if (a != null && typeof a !== 'string') port = a.port
       servers.push(server)
       control.apiAddrs.push(bound)
+      if (gateway != null && shared.has(addr)) gatewayBound.push(bound)
       yield { Message: `RPC API server listening on ${bound}\n` }
     }
     if (control.apiAddrs.length > 0) await repo.setApiAddr(control.apiAddrs[0])
-    // the read-only HTTP gateway: one app, a listener per Addresses.Gateway entry
-    const gatewayAddrs = asList((cfg.Addresses as Record<string, unknown> | undefined)?.Gateway)
-    if (gatewayAddrs.length > 0) {
-      // the gateway reads the local store; it fetches through the node's store unless Gateway.NoFetch
-      const gateway = createGatewayApp({
-        container: createOfflineScope(node.container),
-        fetchingBlockstore: node.container.cradle.bitswap != null ? node.container.cradle.blockstore : undefined
-      })
-      const bound: string[] = []
+    if (gateway != null) {
       for (const addr of gatewayAddrs) {
-        const server = http.createServer({ keepAlive: true }, gateway.callback())
+        if (shared.has(addr)) continue
+        const server = http.createServer({ keepAlive: true }, gateway)
         attachProxySupport(server)
-        bound.push(await listen(server, addr))
+        gatewayBound.push(await listen(server, addr))
         servers.push(server)
       }
-      for (const b of bound) yield { Message: `Gateway server listening on ${b}\n` }
-      const url = gatewayUrl(bound[0])
+      for (const b of gatewayBound) yield { Message: `Gateway server listening on ${b}\n` }
+      const url = gatewayUrl(gatewayBound[0])
       if (url != null) await repo.setGatewayAddr(url)
     }
     // --enable-gc: corerepo.PeriodicGC

@@ -1,6 +1,7 @@
 // Integration: a spawned daemon over real HTTP, and the CLI against it.
 import { expect } from 'chai'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { startDaemon, runCli, type Daemon } from '../helpers/daemon.js'
@@ -84,6 +85,32 @@ describe('daemon lifecycle', function () {
     expect(r.body).to.equal('')
     expect(await exited).to.equal(0)
     await d.stop()
+  })
+
+  it('an address that is both Addresses.API and Addresses.Gateway serves both on one listener', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as net.AddressInfo).port
+        srv.close(() => resolve(p))
+      })
+    })
+    const addr = `/ip4/127.0.0.1/tcp/${port}`
+    const d = await startDaemon({ config: { 'Addresses.API': addr, 'Addresses.Gateway': addr } })
+    try {
+      expect(d.log()).to.include(`RPC API server listening on ${addr}`).and.include(`Gateway server listening on ${addr}`)
+      expect(readFileSync(path.join(d.repo, 'gateway'), 'utf8').trim()).to.equal(`http://127.0.0.1:${port}`)
+      const added = d.cli(['add', '-Q', '--pin=false'], { input: 'shared listener\n' })
+      expect(added.status, added.stderr).to.equal(0)
+      const cid = added.stdout.trim()
+      const got = await fetch(`http://127.0.0.1:${port}/ipfs/${cid}`)
+      expect(got.status).to.equal(200)
+      expect(await got.text()).to.equal('shared listener\n')
+      // the RPC contract is unchanged on that port: POST only
+      expect((await fetch(`http://127.0.0.1:${port}/api/v0/version`)).status).to.equal(405)
+      expect((await rpc(d.url, '/api/v0/version')).status).to.equal(200)
+    } finally {
+      await d.stop()
+    }
   })
 
   it('init writes Kubo\'s repo layout and refuses to run twice', () => {
