@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Run ../shared/client-suite (interface-ipfs-core over ipfs-http-client) against this daemon.
-// Usage: node scripts/client-suite.js [family ...]   (default: the families delivered so far)
+// Usage: node scripts/client-suite.js [--results DIR] [family ...]   (default: the families delivered so far)
 // The suite is copied to .cache/client-suite and installed there once (npm ci), so shared/ stays clean.
 import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -30,7 +30,12 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lock) {
   writeFileSync(stamp, lock)
 }
 
-const families = process.argv.slice(2).length > 0 ? process.argv.slice(2) : DELIVERED
+// `--results DIR` (another results folder, for runs side by side); every other argument is a family
+const argv = process.argv.slice(2)
+const at = argv.indexOf('--results')
+const results = at >= 0 ? path.resolve(argv[at + 1]) : path.join(root, '.cache', 'client-suite-results')
+if (at >= 0) argv.splice(at, 2)
+const families = argv.length > 0 ? argv : DELIVERED
 const node = process.execPath
 const env = {
   ...process.env,
@@ -43,7 +48,7 @@ const args = [
   '--skip-file', path.join(cache, 'skip', 'kubo.txt'),
   '--skip-file', path.join(cache, 'skip', 'no-internet.txt'),
   '--skip-file', path.join(root, 'test', 'client-suite-skip.txt'),
-  '--results', path.join(root, '.cache', 'client-suite-results'),
+  '--results', results,
   ...families
 ]
 const r = spawnSync(node, args, { cwd: cache, env, stdio: 'inherit' })

@@ -4,6 +4,7 @@
 import { Readable } from 'node:stream'
 import type { Context } from 'koa'
 import { errorCode, errorMessage, ErrorCode } from '../core/errors.js'
+import { blockBuffers } from '../core/unixfs/buffer-pool.js'
 import type { Outcome } from '../registry/execute.js'
 import type { CommandSpec, TextCall } from '../registry/types.js'
 
@@ -142,10 +143,17 @@ async function drained (res: Context['res']): Promise<void> {
   })
 }
 
+/** The write callback giving a recycled block buffer back once the socket has its bytes. */
+function releaser (chunk: Uint8Array): ((err?: Error | null) => void) | undefined {
+  if (!blockBuffers.owns(chunk)) return undefined
+  return (err) => { if (err == null) blockBuffers.release(chunk) }
+}
+
 /**
  * Write a byte stream straight to the response (no Readable and pipe in between: for `cat` of a big
  * file these cost more than the copying), a few MiB ahead of the socket. A late error goes into the
- * X-Stream-Error trailer; a client that goes away stops the source.
+ * X-Stream-Error trailer; a client that goes away stops the source. Chunks in recycled buffers
+ * (core/unixfs/buffer-pool) are given back once written.
  */
 async function pump (ctx: Context, first: IteratorResult<Uint8Array>, it: AsyncIterator<Uint8Array>): Promise<void> {
   const res = ctx.res
@@ -153,7 +161,7 @@ async function pump (ctx: Context, first: IteratorResult<Uint8Array>, it: AsyncI
   let r = first
   try {
     while (r.done !== true && !res.destroyed) {
-      if (!res.write(r.value) && res.writableLength >= PUMP_AHEAD) await drained(res)
+      if (!res.write(r.value, releaser(r.value)) && res.writableLength >= PUMP_AHEAD) await drained(res)
       if (res.destroyed) break
       r = await it.next()
     }

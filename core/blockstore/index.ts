@@ -15,9 +15,9 @@ import type { Blockstore, InputPair, Pair } from 'interface-blockstore'
 import type { AbortOptions } from '@libp2p/interface'
 import type { CID } from 'multiformats/cid'
 import { NotFoundError } from '../errors.js'
-import { FlatfsBlockstore, isIdentity, type BlockstoreStat } from './flatfs.js'
+import { FlatfsBlockstore, isIdentity, type BlockReadOptions, type BlockstoreStat } from './flatfs.js'
 
-export { FlatfsBlockstore, blockKey, shardOf, isIdentity, type BlockstoreStat, type FlatfsInit } from './flatfs.js'
+export { FlatfsBlockstore, blockKey, shardOf, isIdentity, type BlockReadOptions, type BlockstoreStat, type FlatfsInit } from './flatfs.js'
 
 /** Fetch a block that is not stored locally (bitswap, HTTP retrieval); must store it or just return it. */
 export type BlockFetcher = (cid: CID, options?: AbortOptions) => Promise<Uint8Array>
@@ -27,12 +27,19 @@ export type BlockAnnouncer = (cid: CID) => void
 
 /**
  * Another local holder of blocks that reads consult after the store itself (the filestore,
- * core/filestore: blocks kept as references into files on disk).
+ * core/filestore: blocks kept as references into files on disk). Part of the node's store as in
+ * Kubo's Filestore: deletes reach it, and listings (core/gc allKeys) add its keys after the store's.
  */
 export interface BlockSource {
   has: (cid: CID, options?: AbortOptions) => Promise<boolean>
   /** the block, or undefined when this source does not hold it */
   get: (cid: CID, options?: AbortOptions) => Promise<Uint8Array | undefined>
+  /** its blocks as CIDv1 raw */
+  keys?: (options?: AbortOptions) => AsyncIterable<CID>
+  /** drop the block if held (no error when it is not) */
+  delete?: (cid: CID, options?: AbortOptions) => Promise<void>
+  /** changes whenever a block may have been removed from it (see NodeBlockstore.generation) */
+  readonly generation?: number
 }
 
 export interface NodeBlockstoreInit {
@@ -79,8 +86,14 @@ export class NodeBlockstore implements Blockstore {
    * nothing read from this store may be cached beyond the current operation.
    */
   get generation (): number | undefined {
-    const g = (this.inner as Partial<{ generation: number }>).generation
-    return typeof g === 'number' ? g : undefined
+    let g = (this.inner as Partial<{ generation: number }>).generation
+    if (typeof g !== 'number') return undefined
+    for (const source of this.sources) {
+      if (source.delete == null) continue
+      if (typeof source.generation !== 'number') return undefined
+      g += source.generation
+    }
+    return g
   }
 
   /** Plug in (or remove) a network exchange, e.g. when libp2p/bitswap starts. */
@@ -113,6 +126,11 @@ export class NodeBlockstore implements Blockstore {
   /** Add a local block source that reads fall back to (before the network or the offline error). */
   addSource (source: BlockSource): void {
     this.sources.push(source)
+  }
+
+  /** the local block sources, in the order reads consult them */
+  get localSources (): readonly BlockSource[] {
+    return this.sources
   }
 
   async has (cid: CID, options?: AbortOptions): Promise<boolean> {
@@ -151,38 +169,42 @@ export class NodeBlockstore implements Blockstore {
     }
   }
 
-  async * get (cid: CID, options?: AbortOptions): AsyncGenerator<Uint8Array> {
-    if (isIdentity(cid)) {
-      yield cid.multihash.digest
-      return
-    }
-    let found = true
+  async * get (cid: CID, options?: BlockReadOptions): AsyncGenerator<Uint8Array> {
+    yield await this.read(cid, options)
+  }
+
+  /**
+   * A whole block (get without the generators: flatfs is read directly, into `options.alloc`'s
+   * buffer when given; other stores, sources and the network allocate their own).
+   */
+  async read (cid: CID, options?: BlockReadOptions): Promise<Uint8Array> {
+    if (isIdentity(cid)) return cid.multihash.digest
     try {
-      // the first chunk tells whether the block is there
-      for await (const chunk of this.inner.get(cid, options)) yield chunk
+      if (this.inner instanceof FlatfsBlockstore) {
+        options?.signal?.throwIfAborted()
+        return await this.inner.read(cid, options?.alloc)
+      }
+      return await getBlock(this.inner, cid, options)
     } catch (err) {
       if (!isNotFound(err)) throw err
-      found = false
     }
-    if (found) return
     for (const source of this.sources) {
       const bytes = await source.get(cid, options)
-      if (bytes != null) {
-        yield bytes
-        return
-      }
+      if (bytes != null) return bytes
     }
     if (this.fetcher == null) throw offlineNotFound(cid)
-    yield await this.fetcher(cid, options)
+    return await this.fetcher(cid, options)
   }
 
   async * getMany (source: Iterable<CID> | AsyncIterable<CID>, options?: AbortOptions): AsyncGenerator<Pair> {
     for await (const cid of source) yield { cid, bytes: this.get(cid, options) }
   }
 
+  /** Kubo's Filestore.DeleteBlock: from the store and from every source (a reference, never its file) */
   async delete (cid: CID, options?: AbortOptions): Promise<void> {
     if (isIdentity(cid)) return
     await this.inner.delete(cid, options)
+    for (const source of this.sources) await source.delete?.(cid, options)
   }
 
   async * deleteMany (source: Iterable<CID> | AsyncIterable<CID>, options?: AbortOptions): AsyncGenerator<CID> {

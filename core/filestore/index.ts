@@ -282,26 +282,41 @@ export class Filestore implements BlockSource {
     await batch.commit()
   }
 
-  /** FileManager.DeleteBlock */
-  async delete (cid: CID): Promise<void> {
-    const key = this.keyOf(cid)
-    if (!await this.deps.datastore.has(key)) throw new RpcError(`ipld: could not find ${CID.createV1(RAW, cid.multihash).toString()}`)
-    await this.deps.datastore.delete(key)
+  /** bumped before and after each removal (NodeBlockstore.generation: caches of reads notice) */
+  generation = 0
+
+  /**
+   * FileManager.DeleteBlock: drop the reference (never the file); a missing one is not an error
+   * (datastore semantics). Nothing happens while neither store is enabled: Kubo's node then has
+   * no filestore in its blockstore.
+   */
+  async delete (cid: CID, options?: AbortOptions): Promise<void> {
+    if (!this.active) return
+    this.generation++
+    try {
+      await this.deps.datastore.delete(this.keyOf(cid), options)
+    } finally {
+      this.generation++
+    }
   }
 
   /** every reference, in datastore key order */
   private async * entries (options?: AbortOptions): AsyncGenerator<{ key: string, value: Uint8Array }> {
     const rows: Array<{ key: string, value: Uint8Array }> = []
-    for await (const { key, value } of this.deps.datastore.query({ prefix: FILESTORE_PREFIX }, options)) {
+    for await (const { key, value } of this.deps.datastore.query({ prefix: `${FILESTORE_PREFIX}/` }, options)) {
       rows.push({ key: key.toString(), value })
     }
     rows.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
     yield * rows
   }
 
-  /** AllKeysChan: the referenced blocks as CIDv1 raw */
+  /** FileManager.AllKeysChan: the referenced blocks as CIDv1 raw, in key order (none while disabled) */
   async * keys (options?: AbortOptions): AsyncGenerator<CID> {
-    for await (const { key } of this.entries(options)) {
+    if (!this.active) return
+    const keys: string[] = []
+    for await (const key of this.deps.datastore.queryKeys({ prefix: `${FILESTORE_PREFIX}/` }, options)) keys.push(key.toString())
+    keys.sort((a, b) => a < b ? -1 : a > b ? 1 : 0)
+    for (const key of keys) {
       const cid = this.cidOfKey(key)
       if (cid != null) yield cid
     }

@@ -5,14 +5,15 @@
 // offline exchange); raw blocks are never read (they have no links). A block that cannot be read or
 // decoded is reported (`could not retrieve links for …`) and, once marking is over, the run stops
 // before deleting anything (`garbage collection aborted: could not retrieve some links`).
-// Sweep: every stored block (the store is keyed by multihash) not marked is deleted; a failed delete
+// Sweep: every stored block (the store is keyed by multihash) not marked is deleted, then every
+// unmarked filestore reference (Kubo's filestore is part of the node's blockstore); a failed delete
 // is reported and the sweep goes on, ending with `garbage collection incomplete: …`.
 import type { CID } from 'multiformats/cid'
 import type { Blockstore } from 'interface-blockstore'
 import type { AbortOptions } from '@libp2p/interface'
 import type { Pins } from '../pins/index.js'
 import { linksOf } from '../pins/walk.js'
-import { FlatfsBlockstore, isIdentity, NodeBlockstore, isNotFound, offlineNotFound } from '../blockstore/index.js'
+import { FlatfsBlockstore, isIdentity, NodeBlockstore, isNotFound, offlineNotFound, type BlockSource } from '../blockstore/index.js'
 import { validateMultihash } from '../hashes.js'
 import type { RwLock } from '../util/rwlock.js'
 
@@ -44,7 +45,10 @@ export function storageOf (blockstore: Blockstore): Blockstore {
   return blockstore instanceof NodeBlockstore ? blockstore.inner : blockstore
 }
 
-/** Every stored block's CID (CIDv1 raw: the store is keyed by multihash), as Kubo's AllKeysChan. */
+/**
+ * Every block in the main store (CIDv1 raw: the store is keyed by multihash): the blockstore
+ * over the repo's /blocks alone (repo verify), without the filestore's references.
+ */
 export async function * listKeys (blockstore: Blockstore, options: AbortOptions = {}): AsyncGenerator<CID> {
   const store = storageOf(blockstore)
   if (store instanceof FlatfsBlockstore) {
@@ -52,6 +56,21 @@ export async function * listKeys (blockstore: Blockstore, options: AbortOptions 
     return
   }
   for await (const { cid } of store.getAll(options)) yield cid
+}
+
+/** The local block sources that list and delete (the filestore while enabled). */
+export function listedSourcesOf (blockstore: Blockstore): BlockSource[] {
+  if (!(blockstore instanceof NodeBlockstore)) return []
+  return blockstore.localSources.filter(s => s.keys != null)
+}
+
+/**
+ * Kubo's n.Blockstore.AllKeysChan (boxo Filestore): the main store's keys, then the filestore's
+ * references (a block held both ways is listed twice). refs local, repo stat and GC list this.
+ */
+export async function * allKeys (blockstore: Blockstore, options: AbortOptions = {}): AsyncGenerator<CID> {
+  yield * listKeys(blockstore, options)
+  for (const source of listedSourcesOf(blockstore)) yield * source.keys?.(options) ?? []
 }
 
 /** A block from local storage only; identity CIDs carry their data. Offline exchange error text. */
@@ -179,11 +198,15 @@ export async function * runGc (init: GcInit): AsyncGenerator<GcEvent> {
       return
     }
 
-    // sweep
+    // sweep: the main store's blocks, then the filestore's references (boxo Filestore.AllKeysChan).
+    // Each removal is Filestore.DeleteBlock: from the store and the filestore (a reference goes, never
+    // its file), so a block held both ways goes (and is reported) with the main store's listing.
+    const sources = listedSourcesOf(init.blockstore)
     let failed = false
     const remove = async (k: CID): Promise<GcEvent> => {
       try {
         await storage.delete(k)
+        for (const source of sources) await source.delete?.(k)
         return { removed: k }
       } catch (err) {
         failed = true
@@ -193,12 +216,16 @@ export async function * runGc (init: GcInit): AsyncGenerator<GcEvent> {
     // many deletes in flight: on a cold cache each unlink waits on the disk, and the kernel overlaps
     // them (bench/pin-repo.mjs: 64 at once is ~6x faster than one at a time there)
     const window: Array<Promise<GcEvent>> = []
-    for await (const k of listKeys(storage, { signal })) {
-      if (marked.has(mhKey(k))) continue
-      window.push(remove(k))
-      if (window.length >= deletes) yield await (window.shift() as Promise<GcEvent>)
+    const listings: Array<AsyncIterable<CID> | Iterable<CID>> = [listKeys(storage, { signal }), ...sources.map(s => s.keys?.({ signal }) ?? [])]
+    for (const listing of listings) {
+      for await (const k of listing) {
+        if (marked.has(mhKey(k))) continue
+        window.push(remove(k))
+        if (window.length >= deletes) yield await (window.shift() as Promise<GcEvent>)
+      }
+      // the main store's removals are done before the references are listed
+      while (window.length > 0) yield await (window.shift() as Promise<GcEvent>)
     }
-    while (window.length > 0) yield await (window.shift() as Promise<GcEvent>)
     signal?.throwIfAborted()
     if (failed) yield { error: new Error(ERR_CANNOT_DELETE_SOME_BLOCKS) }
   } finally {

@@ -64,7 +64,7 @@ export async function startPeriodicGc (deps: PeriodicGcDeps): Promise<PeriodicGc
   let timer: NodeJS.Timeout | undefined
 
   const check = async (): Promise<boolean> => {
-    const { size } = await storageUsage(deps.repoPath, deps.blockstore, { signal: controller.signal })
+    const { size } = await storageUsage(deps.repoPath, deps.blockstore, { signal: controller.signal, sizeOnly: true })
     if (size <= threshold) return false
     if (size > max) log.warn(`pre-GC: ${ERR_MAX_STORAGE_EXCEEDED}`)
     log.info('Watermark exceeded. Starting repo GC...')

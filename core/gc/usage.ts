@@ -1,11 +1,12 @@
 // What the repo takes on disk (Kubo's Repo.GetStorageUsage: the datastore's DiskUsage, i.e. flatfs
 // blocks/ plus leveldb datastore/, files and folders counted as `du` does) and how many blocks it
-// holds. An in-memory repo reports the sum of its block sizes.
+// holds (filestore references included). An in-memory repo reports the sum of its block sizes.
 import fsSync, { promises as fs } from 'node:fs'
 import path from 'node:path'
 import type { Blockstore } from 'interface-blockstore'
 import type { AbortOptions } from '@libp2p/interface'
 import { NodeBlockstore } from '../blockstore/index.js'
+import { listedSourcesOf } from './index.js'
 import { parseHumanBytes } from '../config/units.js'
 import type { ConfigStore } from '../config/index.js'
 
@@ -55,15 +56,33 @@ async function du (dir: string, options: AbortOptions, top = true): Promise<{ si
   return { size, data }
 }
 
-/** Disk usage of the repo's stores and its block count. */
-export async function storageUsage (repoPath: string, blockstore: Blockstore, options: AbortOptions = {}): Promise<StorageUsage> {
+export interface UsageOptions extends AbortOptions {
+  /** only `size` is wanted: the filestore's references are not counted (blocks may be short) */
+  sizeOnly?: boolean
+}
+
+/** The filestore's references (Kubo's AllKeysChan lists them after the main store's blocks). */
+async function countSourceKeys (blockstore: Blockstore, options: AbortOptions): Promise<number> {
+  let n = 0
+  for (const source of listedSourcesOf(blockstore)) {
+    for await (const _ of source.keys?.(options) ?? []) n++
+  }
+  return n
+}
+
+/**
+ * Disk usage of the repo's stores and its block count (corerepo.RepoStat: every key of the node's
+ * blockstore, filestore references included; the referenced files' bytes are not the repo's).
+ */
+export async function storageUsage (repoPath: string, blockstore: Blockstore, options: UsageOptions = {}): Promise<StorageUsage> {
+  const sourceKeys = options.sizeOnly === true ? async () => 0 : countSourceKeys
   if (repoPath === '') {
     const stat = blockstore instanceof NodeBlockstore ? await blockstore.stat(options) : { count: 0, size: 0 }
-    return { size: stat.size, blocks: stat.count }
+    return { size: stat.size, blocks: stat.count + await sourceKeys(blockstore, options) }
   }
   const blocks = await du(path.join(repoPath, 'blocks'), options)
   const datastore = await du(path.join(repoPath, 'datastore'), options)
-  return { size: blocks.size + datastore.size, blocks: blocks.data }
+  return { size: blocks.size + datastore.size, blocks: blocks.data + await sourceKeys(blockstore, options) }
 }
 
 /** corerepo.NoLimit (math.MaxUint64), as a decimal string (beyond a JS number's precision). */

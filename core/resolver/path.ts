@@ -1,5 +1,5 @@
 // Content paths as Kubo parses them: boxo path.NewPath / NewPathFromURI and Kubo's
-// cmdutils.PathOrCidPath (a bare CID means /ipfs/<cid>), with boxo's error texts.
+// cmdutils.PathOrCidPath (a bare CID means /ipfs/<cid>) and CidFromArg, with boxo's error texts.
 import { CID } from 'multiformats/cid'
 import { RpcError } from '../errors.js'
 import { cidBytes, decodeCid } from '../go/cid.js'
@@ -135,6 +135,20 @@ export function parsePath (str: string): ContentPath {
       throw err
     }
   }
+}
+
+/**
+ * Kubo cmdutils.CidFromArg: a bare CID, or an immutable path / URI naming exactly a root CID
+ * (files chroot, filestore ls|verify).
+ */
+export function cidFromArg (arg: string): CID {
+  try {
+    return decodeGoCid(arg)
+  } catch {}
+  const p = parsePath(arg)
+  if (p.namespace === 'ipns' || p.cid == null) throw new RpcError(`path was expected to be immutable: ${goQuote(arg)}`)
+  if (p.segments.length > 0) throw new RpcError(`${goQuote(arg)} points below a root CID, expected a single CID`)
+  return p.cid
 }
 
 /** boxo path.FromCid. */

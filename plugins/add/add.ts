@@ -9,8 +9,8 @@ import { BatchSink } from './sink.js'
 import { goText, renderAdd } from './render.js'
 import type { AddOutput } from './output.js'
 import { filestoreSink } from '../../core/filestore/index.js'
+import { fastProvideOptions, validatePinName } from '../shared/cmdutils.js'
 
-const MAX_PIN_NAME_BYTES = 255
 /** Kubo's adderOutChanSize: rows buffered ahead of a slow reader */
 const AHEAD = 8
 /** Go os.ModeSymlink | os.ModePerm: what boxo reports as a symlink's mode */
@@ -250,9 +250,7 @@ https://github.com/ipfs/kubo/blob/master/docs/config.md#import`,
     mode: { type: 'uint', description: 'Custom POSIX file mode to store in created UnixFS entries. WARNING: experimental, forces dag-pb for root block, disables raw-leaves' },
     mtime: { type: 'int64', description: 'Custom POSIX modification time to store in created UnixFS entries (seconds before or after the Unix Epoch). WARNING: experimental, forces dag-pb for root block, disables raw-leaves' },
     'mtime-nsecs': { type: 'uint', description: 'Custom POSIX modification time (optional time fraction in nanoseconds)' },
-    'fast-provide-root': { type: 'bool', description: 'Immediately provide root CID to DHT in addition to regular queue, for faster discovery. Default: Import.FastProvideRoot' },
-    'fast-provide-dag': { type: 'bool', description: 'Walk and provide the full DAG according to Provide.Strategy immediately after add. Default: Import.FastProvideDAG' },
-    'fast-provide-wait': { type: 'bool', description: 'Block until the immediate provide completes before returning. Default: Import.FastProvideWait' }
+    ...fastProvideOptions('add')
   },
   output: 'ndjson',
   async * run ({ files, options: o, deps, signal }): AsyncGenerator<AddOutput> {
@@ -264,9 +262,7 @@ https://github.com/ipfs/kubo/blob/master/docs/config.md#import`,
 
     // Kubo's checks, in Kubo's order
     if (o.inline === true && o.inlineLimit > 128) throw new RpcError(`inline-limit ${o.inlineLimit} exceeds maximum allowed size of 128 bytes`)
-    if (o.pinName !== undefined && Buffer.byteLength(o.pinName) > MAX_PIN_NAME_BYTES) {
-      throw new RpcError(`pin name is ${Buffer.byteLength(o.pinName)} bytes (max ${MAX_PIN_NAME_BYTES} bytes)`)
-    }
+    validatePinName(o.pinName)
     if (o.preserveMode === true || o.preserveMtime === true || (o.mode ?? 0) !== 0 || (o.mtime ?? 0) !== 0) {
       const raw = o.rawLeaves ?? importCfg.UnixFSRawLeaves ?? undefined
       if (raw === true) throw new RpcError("raw-leaves can't be used with UnixFS metadata like mode or modification time")

@@ -7,6 +7,7 @@ import { RpcError } from '../../core/errors.js'
 import { hashByCode, isAllowedHash, validateMultihash } from '../../core/hashes.js'
 import { codecFromString, MULTIHASH_NAMES } from '../../core/go/multicodec.js'
 import { goQuote } from '../../core/go/strings.js'
+import { allowBigBlockOption, checkBlockSize } from '../shared/cmdutils.js'
 import type { BlockStatOutput } from './output.js'
 
 const RAW = 0x55
@@ -14,9 +15,6 @@ const DAG_PB = 0x70
 const DAG_CBOR = 0x71
 const SHA2_256 = 0x12
 const IDENTITY = 0x00
-/** cmdutils.SoftBlockLimit */
-export const SOFT_BLOCK_LIMIT = 2 * 1024 * 1024
-export const BIG_BLOCK_ERROR = "produced block is over 2MiB: big blocks can't be exchanged with other peers. consider using UnixFS for automatic chunking of bigger files, or pass --allow-big-block to override"
 
 /** go-multihash Names: every known name, plus the `sha3` alias. */
 const MH_BY_NAME = new Map<string, number>([...[...MULTIHASH_NAMES].map(([code, name]) => [name, code] as [string, number]), ['sha3', 0x14]])
@@ -97,7 +95,7 @@ export const blockPut = defineCommand({
     mhtype: { type: 'string', description: 'Multihash hash function' },
     mhlen: { type: 'int', default: -1, description: 'Multihash hash length' },
     pin: { type: 'bool', default: false, description: 'Pin added blocks recursively' },
-    'allow-big-block': { type: 'bool', default: false, description: "Disable block size check and allow creation of blocks bigger than 2MiB. WARNING: such blocks won't be transferable over the standard bitswap." },
+    ...allowBigBlockOption,
     format: { type: 'string', aliases: ['f'], description: 'Use legacy format for returned CID (DEPRECATED)' }
   },
   output: 'ndjson',
@@ -124,7 +122,7 @@ export const blockPut = defineCommand({
         release()
       }
       // checked after storing, as Kubo does
-      if (!options.allowBigBlock && data.length > SOFT_BLOCK_LIMIT) throw new RpcError(BIG_BLOCK_ERROR)
+      checkBlockSize(data.length, options.allowBigBlock)
       yield { Key: cidEncoder.encode(cid), Size: data.length }
     }
   },

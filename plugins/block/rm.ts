@@ -1,4 +1,6 @@
 // ipfs block rm: remove blocks that are not pinned (Kubo core/commands/block.go, blockstoreutil.RmBlocks).
+// Has and delete go through the node's blockstore, filestore included: a filestore block's reference
+// is removed (never its file), as Kubo's Filestore.DeleteBlock.
 // Over HTTP each CID gives a row {Hash[, Error]}; the CLI (Kubo's PostRun) prints `removed <cid>`
 // to stdout, `cannot remove <cid>: <reason>` to stderr and fails with `some blocks not removed`.
 import { defineCommand } from '../../registry/define.js'

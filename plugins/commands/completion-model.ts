@@ -1,7 +1,9 @@
 // The command tree as shell completion scripts need it (kubo core/commands/completion.go), and the
-// three script writers. The scripts are our own; they complete the same things Kubo's do.
+// three script writers with the command that serves each. The scripts are our own; they complete the
+// same things Kubo's do.
 import type { Registry, TreeNode } from '../../registry/registry.js'
-import type { OptionSpec } from '../../registry/types.js'
+import type { CommandSpec, OptionSpec } from '../../registry/types.js'
+import { defineCommand } from '../../registry/define.js'
 
 /** the program the scripts complete */
 export const PROGRAM = 'tsipfs'
@@ -175,4 +177,17 @@ complete -c ${PROGRAM} --keep-order --no-files
 `]
   fishCommand(root, out)
   return out.join('\n') + '\n'
+}
+
+/** `ipfs commands completion <shell>` (NoRemote): the script `render` makes of the whole command tree. */
+export function completionCommand (shell: 'bash' | 'zsh' | 'fish', render: (root: CompletionCommand) => string): CommandSpec {
+  return defineCommand({
+    path: ['commands', 'completion', shell],
+    description: `Generate ${shell} shell completions.`,
+    help: `Generates command completions for the ${shell} shell.`,
+    http: false,
+    output: 'bytes',
+    contentType: 'text/plain',
+    run: ({ deps: { registry } }) => new TextEncoder().encode(render(completionTree(registry)))
+  })
 }

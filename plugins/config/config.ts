@@ -5,7 +5,8 @@ import { checkKey, normalizeConfig, repoConfig, sortKeysDeep } from '../../core/
 import { expandConfigField } from '../../core/config/autoconf.js'
 import type { ConfigStore } from '../../core/config/index.js'
 import { defineCommand } from '../../registry/define.js'
-import { goJsonParse, goQuote } from './gojson.js'
+import { goQuote } from '../../core/go/strings.js'
+import { goJsonParse } from './gojson.js'
 import type { ConfigField } from './output.js'
 import { PINNING_CONCEAL, PRIVKEY_SELECTOR, humanOutput, matchesGlobPrefix, nodePeerId, samePeer } from './repo.js'
 

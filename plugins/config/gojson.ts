@@ -1,30 +1,12 @@
 // Go's encoding/json as seen from the outside: its text (HTML-escaped, indented like MarshalIndent)
 // and its syntax-error messages, which Kubo passes on ("failed to unmarshal json. ...").
 import type { Json } from '../../core/config/index.js'
+import { goQuote } from '../../core/go/strings.js'
 
 /** json.Marshal / json.MarshalIndent(v, "", "  "): Go escapes <, >, & and U+2028/2029. */
 export function goMarshal (value: unknown, indent = false): string {
   const text = JSON.stringify(value, null, indent ? 2 : undefined) ?? 'null'
   return text.replace(/[<>&\u2028\u2029]/g, c => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
-}
-
-/** strconv.Quote for the texts we quote (error messages). */
-export function goQuote (s: string): string {
-  let out = '"'
-  for (const ch of s) {
-    const c = ch.codePointAt(0) ?? 0
-    if (ch === '"' || ch === '\\') out += '\\' + ch
-    else if (ch === '\n') out += '\\n'
-    else if (ch === '\r') out += '\\r'
-    else if (ch === '\t') out += '\\t'
-    else if (ch === '\x07') out += '\\a'
-    else if (ch === '\b') out += '\\b'
-    else if (ch === '\f') out += '\\f'
-    else if (ch === '\v') out += '\\v'
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0')
-    else out += ch
-  }
-  return out + '"'
 }
 
 /** encoding/json quoteChar: the byte as a Go rune literal. */

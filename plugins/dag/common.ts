@@ -9,20 +9,6 @@ import { codecFromString } from '../../core/go/multicodec.js'
 import { goQuote } from '../../core/go/strings.js'
 import type { CidLink } from './output.js'
 
-/** bitswap's soft block limit (cmdutils.SoftBlockLimit) */
-export const SOFT_BLOCK_LIMIT = 1024 * 1024 * 2
-
-export const allowBigBlockOption = {
-  'allow-big-block': { type: 'bool', default: false, description: 'Disable block size check and allow creation of blocks bigger than 2MiB. WARNING: such blocks won\'t be transferable over the standard bitswap.' }
-} as const
-
-/** cmdutils.CheckBlockSize */
-export function checkBlockSize (size: number, allowBig: boolean): void {
-  if (!allowBig && size > SOFT_BLOCK_LIMIT) {
-    throw new RpcError('produced block is over 2MiB: big blocks can\'t be exchanged with other peers. consider using UnixFS for automatic chunking of bigger files, or pass --allow-big-block to override')
-  }
-}
-
 /** go-multicodec Code.Set with its error text. */
 export function parseCodec (text: string): number {
   const code = codecFromString(text)
@@ -57,6 +43,37 @@ export function batchLimits (config: ConfigStore): { nodes: number, size: number
   return {
     nodes: typeof nodes === 'number' && nodes > 0 ? nodes : 128,
     size: typeof size === 'number' && size > 0 ? size : 100 << 20
+  }
+}
+
+/** A block on its way to the blockstore. */
+export interface PendingBlock { cid: CID, bytes: Uint8Array }
+
+/**
+ * ipld.Batch with Import.BatchMaxNodes / BatchMaxSize: `add` collects blocks, `flushIfFull` writes
+ * them once either limit is reached, `flush` writes what is left; `write` gets each full set.
+ */
+export class BlockBatch<B extends PendingBlock = PendingBlock> {
+  private blocks: B[] = []
+  private size = 0
+
+  constructor (private readonly limits: { nodes: number, size: number }, private readonly write: (blocks: B[]) => Promise<void>) {}
+
+  add (block: B): void {
+    this.blocks.push(block)
+    this.size += block.bytes.length
+  }
+
+  async flushIfFull (): Promise<void> {
+    if (this.blocks.length >= this.limits.nodes || this.size >= this.limits.size) await this.flush()
+  }
+
+  async flush (): Promise<void> {
+    if (this.blocks.length === 0) return
+    const blocks = this.blocks
+    this.blocks = []
+    this.size = 0
+    await this.write(blocks)
   }
 }
 

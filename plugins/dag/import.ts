@@ -6,7 +6,8 @@ import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
 import { hashByCode } from '../../core/hashes.js'
 import { CidSet } from '../../core/pins/walk.js'
-import { allowBigBlockOption, batchLimits, checkBlockSize, cidLink, encodeCidText, textCidEncoder } from './common.js'
+import { allowBigBlockOption, checkBlockSize, fastProvideOptions } from '../shared/cmdutils.js'
+import { BlockBatch, batchLimits, cidLink, encodeCidText, textCidEncoder } from './common.js'
 import { decodeNode, RAW } from './ipld/codecs.js'
 import { carBlockReader, type CarBlock } from './car.js'
 import type { CarImportOutput } from './output.js'
@@ -34,9 +35,7 @@ export const dagImport = defineCommand({
     'local-only': { type: 'bool', description: "Import a partial CAR (e.g. from 'dag export --local-only'). Implies --pin-roots=false." },
     silent: { type: 'bool', description: 'No output.' },
     stats: { type: 'bool', description: 'Output stats.' },
-    'fast-provide-root': { type: 'bool', description: 'Immediately provide root CIDs to DHT in addition to regular queue, for faster discovery. Default: Import.FastProvideRoot' },
-    'fast-provide-dag': { type: 'bool', description: 'Walk and provide the full DAG according to Provide.Strategy after import. Default: Import.FastProvideDAG' },
-    'fast-provide-wait': { type: 'bool', description: 'Block until the immediate provide completes before returning. Default: Import.FastProvideWait' },
+    ...fastProvideOptions('dag import'),
     ...allowBigBlockOption
   },
   output: 'ndjson',
@@ -57,15 +56,9 @@ export const dagImport = defineCommand({
     // nothing written here may be collected before the roots are pinned
     const release = await deps.gcLock.shared()
     try {
-      let batch: CarBlock[] = []
-      let batchSize = 0
-      const commit = async (): Promise<void> => {
-        if (batch.length === 0) return
-        const blocks = batch
-        batch = []
-        batchSize = 0
+      const batch = new BlockBatch<CarBlock>(limits, async (blocks) => {
         for await (const _ of deps.blockstore.putMany(blocks, { signal })) {} // eslint-disable-line no-empty
-      }
+      })
 
       for await (const file of files ?? []) {
         if (file.type !== 'file' || file.content == null) throw new RpcError('expected a file handle')
@@ -94,16 +87,15 @@ export const dagImport = defineCommand({
           } catch (err) {
             throw importError(block.cid, err)
           }
-          batch.push(block)
-          batchSize += block.bytes.length
+          batch.add(block)
           blockCount++
           blockBytes += block.bytes.length
           previous = block.cid
-          if (batch.length >= limits.nodes || batchSize >= limits.size) await commit()
+          await batch.flushIfFull()
         }
         await car.close()
       }
-      await commit()
+      await batch.flush()
 
       if (pinRoots) {
         for (const root of roots) {

@@ -4,7 +4,8 @@ import { CID } from 'multiformats/cid'
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
 import { hashByCode, validateMultihash } from '../../core/hashes.js'
-import { allowBigBlockOption, asRpcError, batchLimits, checkBlockSize, cidLink, defaultHash, encodeCidText, parseCodec, readAll, textCidEncoder } from './common.js'
+import { allowBigBlockOption, checkBlockSize } from '../shared/cmdutils.js'
+import { asRpcError, BlockBatch, batchLimits, cidLink, defaultHash, encodeCidText, parseCodec, readAll, textCidEncoder } from './common.js'
 import { decodeNode, encodeNode, hasDecoder, hasEncoder, noDecoder, noEncoder } from './ipld/codecs.js'
 import type { DagPutOutput } from './output.js'
 
@@ -33,14 +34,8 @@ export const dagPut = defineCommand({
     // GC must not collect what is written until it is pinned
     const release = await deps.gcLock.shared()
     try {
-      let batch: Array<{ cid: CID, bytes: Uint8Array }> = []
-      let batchSize = 0
-      // ipld.Batch: blocks are checked and written when the batch fills up and at the end
-      const commit = async (): Promise<void> => {
-        if (batch.length === 0) return
-        const blocks = batch
-        batch = []
-        batchSize = 0
+      // blocks are checked and written when the batch fills up and at the end
+      const batch = new BlockBatch(limits, async (blocks) => {
         for (const b of blocks) validateMultihash(b.cid.multihash)
         for await (const _ of deps.blockstore.putMany(blocks, { signal })) {} // eslint-disable-line no-empty
         if (options.pin === true) {
@@ -51,7 +46,7 @@ export const dagPut = defineCommand({
             await deps.pins.pinRecursive(cid, { walk: false, signal })
           }
         }
-      }
+      })
       for await (const file of files ?? []) {
         if (file.type !== 'file') throw new RpcError('expected a regular file')
         const input = await readAll(file.content)
@@ -65,12 +60,11 @@ export const dagPut = defineCommand({
         if (hasher == null) throw new RpcError('no such hash registered')
         const cid = CID.createV1(storeCodec, hasher.digest(bytes))
         checkBlockSize(bytes.length, options.allowBigBlock)
-        batch.push({ cid, bytes })
-        batchSize += bytes.length
+        batch.add({ cid, bytes })
         yield { Cid: cidLink(cid) }
-        if (batch.length >= limits.nodes || batchSize >= limits.size) await commit()
+        await batch.flushIfFull()
       }
-      await commit()
+      await batch.flush()
     } finally {
       release()
     }

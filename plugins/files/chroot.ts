@@ -5,21 +5,10 @@ import * as dagPb from '@ipld/dag-pb'
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
 import { goQuote } from '../../core/go/strings.js'
-import { decodeGoCid, parsePath } from '../../core/resolver/path.js'
+import { cidFromArg } from '../../core/resolver/path.js'
 import { DataType, decodeUnixfsData } from '../../core/resolver/unixfs.js'
 import { EMPTY_DIR_CID, FILES_ROOT_KEY } from '../../core/mfs/index.js'
 import type { MessageOutput } from './output.js'
-
-/** cmdutils.CidFromArg */
-function cidFromArg (arg: string): CID {
-  try {
-    return decodeGoCid(arg)
-  } catch {}
-  const p = parsePath(arg)
-  if (p.namespace === 'ipns' || p.cid == null) throw new RpcError(`path was expected to be immutable: ${goQuote(arg)}`)
-  if (p.segments.length > 0) throw new RpcError(`${goQuote(arg)} points below a root CID, expected a single CID`)
-  return p.cid
-}
 
 export const filesChroot = defineCommand({
   path: ['files', 'chroot'],

@@ -1,9 +1,7 @@
 // Shared by filestore ls and verify: ListRes on the wire and as Kubo's CLI prints it.
 import { CID } from 'multiformats/cid'
 import { createCidEncoder } from '../../core/cid-encoder.js'
-import { parsePath, decodeGoCid } from '../../core/resolver/path.js'
-import { RpcError } from '../../core/errors.js'
-import { goQuote } from '../../core/go/strings.js'
+import { cidFromArg } from '../../core/resolver/path.js'
 import { Status, type Filestore, type ListRes } from '../../core/filestore/index.js'
 import type { FilestoreListOutput } from './output.js'
 
@@ -27,17 +25,6 @@ export function formatLong (r: FilestoreListOutput, options: { cidBase?: string,
     key = createCidEncoder({ cidBase: options.cidBase, upgradeCidv0InOutput: options.upgradeCidv0InOutput }).encode(CID.parse(key))
   } catch {}
   return `${key.padEnd(50)} ${String(r.Size).padStart(6)} ${r.FilePath} ${r.Offset}`
-}
-
-/** cmdutils.CidFromArg */
-function cidFromArg (arg: string): CID {
-  try {
-    return decodeGoCid(arg)
-  } catch {}
-  const p = parsePath(arg)
-  if (p.namespace === 'ipns' || p.cid == null) throw new RpcError(`path was expected to be immutable: ${goQuote(arg)}`)
-  if (p.segments.length > 0) throw new RpcError(`${goQuote(arg)} points below a root CID, expected a single CID`)
-  return p.cid
 }
 
 const removable = (r: ListRes): boolean => r.status !== Status.Ok && r.status !== Status.OtherError

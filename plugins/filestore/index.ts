@@ -1,5 +1,7 @@
 // The filestore family: `ipfs filestore ls|verify|dups` over core/filestore. Registers
-// deps.filestore and makes the node's blockstore read referenced blocks from their files.
+// deps.filestore and plugs it into the node's blockstore as Kubo's Filestore wraps flatfs: reads
+// fall back to the referenced files, deletes (block rm, repo gc) drop references, and the
+// blockstore's listings (refs local, repo stat, repo gc) add them after the stored blocks.
 import { asFunction } from 'awilix'
 import type { Plugin } from '../../registry/types.js'
 import type { Cradle } from '../../core/cradle.js'

@@ -1,18 +1,13 @@
-// ipfs key ls: the node identity ("self") and every stored key.
+// ipfs key ls: the node identity ("self") and every stored key. The deprecated `key list` is this
+// same command under another path (Kubo reuses its Options, Run and Encoders).
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
-import type { Invocation, OptionSpec } from '../../registry/types.js'
+import type { Invocation } from '../../registry/types.js'
 import { SELF, formatId, ipnsBaseOption, keyEncoder } from './common.js'
 import { keyListText } from './text.js'
 import type { KeyOutput, KeyOutputList } from './output.js'
 
-export const keyListOptions = {
-  l: { type: 'bool' as const, description: 'Show extra information about keys.' },
-  'ipns-base': ipnsBaseOption
-} satisfies Record<string, OptionSpec>
-
-/** Shared by `key ls` and the deprecated `key list` (Kubo reuses the same Run). */
-export async function listKeys ({ options, deps: { keystore }, log }: Invocation<{ ipnsBase: string }>): Promise<KeyOutputList> {
+async function listKeys ({ options, deps: { keystore }, log }: Invocation<{ ipnsBase: string }>): Promise<KeyOutputList> {
   let enc
   try { enc = keyEncoder(options.ipnsBase) } catch (err) {
     throw new RpcError(`cannot get key encoder: ${(err as Error).message}`)
@@ -36,7 +31,10 @@ export async function listKeys ({ options, deps: { keystore }, log }: Invocation
 export const keyLs = defineCommand({
   path: ['key', 'ls'],
   description: 'List all local keypairs.',
-  options: keyListOptions,
+  options: {
+    l: { type: 'bool', description: 'Show extra information about keys.' },
+    'ipns-base': ipnsBaseOption
+  },
   output: 'single',
   run: listKeys,
   text: (out: KeyOutputList, { options }) => keyListText(out, options.l === true)

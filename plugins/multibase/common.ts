@@ -1,7 +1,17 @@
-// Kubo cmdenv.GetFileArg + io.ReadAll: the bytes of the first file argument.
+// Shared pieces of the multibase commands (Kubo core/commands/multibase.go).
 import { RpcError } from '../../core/errors.js'
-import type { FileEntry } from '../../registry/types.js'
+import { decodeMultibase, encodeMultibase, encoderByName } from '../../core/go/multibase.js'
+import type { ArgSpec, FileEntry, OptionSpec } from '../../registry/types.js'
 
+/** The -b option of encode and transcode. */
+export const baseOption = {
+  b: { type: 'string' as const, default: 'base64url', description: 'multibase encoding' }
+} satisfies Record<string, OptionSpec<'string'>>
+
+/** The file argument of decode and transcode. */
+export const encodedFileArg: ArgSpec = { name: 'encoded_file', kind: 'file', required: true, stdin: true, description: 'encoded data to decode' }
+
+/** Kubo cmdenv.GetFileArg + io.ReadAll: the bytes of the first file argument. */
 export async function readFileArg (files: AsyncIterable<FileEntry> | undefined): Promise<Uint8Array> {
   let entry: FileEntry | undefined
   if (files != null) {
@@ -14,4 +24,24 @@ export async function readFileArg (files: AsyncIterable<FileEntry> | undefined):
   const chunks: Uint8Array[] = []
   for await (const chunk of entry.content ?? []) chunks.push(chunk)
   return Buffer.concat(chunks)
+}
+
+/** Decode with Kubo's error wording. */
+export function decodeOrFail (encoded: Uint8Array): Uint8Array {
+  try {
+    return decodeMultibase(encoded).data
+  } catch (err) {
+    throw new RpcError(`failed to decode multibase: ${(err as Error).message}`)
+  }
+}
+
+/**
+ * encode and transcode: look up the -b encoder (before reading, as Kubo does), read the file
+ * argument, decode it from multibase first when transcoding, and encode it in that base.
+ */
+export async function encodeFileArg (baseName: string, files: AsyncIterable<FileEntry> | undefined, decodeFirst: boolean): Promise<Uint8Array> {
+  let base: number
+  try { base = encoderByName(baseName) } catch (err) { throw new RpcError((err as Error).message) }
+  const data = await readFileArg(files)
+  return encodeMultibase(base, decodeFirst ? decodeOrFail(data) : data)
 }

@@ -1,17 +1,6 @@
 // ipfs multibase decode (Kubo core/commands/multibase.go).
 import { defineCommand } from '../../registry/define.js'
-import { RpcError } from '../../core/errors.js'
-import { decodeMultibase } from '../../core/go/multibase.js'
-import { readFileArg } from './file-arg.js'
-
-/** Decode with Kubo's error wording. */
-export function decodeOrFail (encoded: Uint8Array): Uint8Array {
-  try {
-    return decodeMultibase(encoded).data
-  } catch (err) {
-    throw new RpcError(`failed to decode multibase: ${(err as Error).message}`)
-  }
-}
+import { decodeOrFail, encodedFileArg, readFileArg } from './common.js'
 
 export const multibaseDecode = defineCommand({
   path: ['multibase', 'decode'],
@@ -28,7 +17,7 @@ export const multibaseDecode = defineCommand({
   > cat file | ipfs multibase decode
   hello`,
   noRepo: true,
-  args: [{ name: 'encoded_file', kind: 'file', required: true, stdin: true, description: 'encoded data to decode' }],
+  args: [encodedFileArg],
   output: 'bytes',
   async run ({ files }): Promise<Uint8Array> {
     return decodeOrFail(await readFileArg(files))

@@ -1,8 +1,6 @@
 // ipfs multibase encode (Kubo core/commands/multibase.go).
 import { defineCommand } from '../../registry/define.js'
-import { RpcError } from '../../core/errors.js'
-import { encodeMultibase, encoderByName } from '../../core/go/multibase.js'
-import { readFileArg } from './file-arg.js'
+import { baseOption, encodeFileArg } from './common.js'
 
 export const multibaseEncode = defineCommand({
   path: ['multibase', 'encode'],
@@ -21,13 +19,9 @@ but one can customize used base with -b:
   f68656c6c6f0a`,
   noRepo: true,
   args: [{ name: 'file', kind: 'file', required: true, stdin: true, description: 'data to encode' }],
-  options: {
-    b: { type: 'string', default: 'base64url', description: 'multibase encoding' }
-  },
+  options: baseOption,
   output: 'bytes',
   async run ({ options, files }): Promise<Uint8Array> {
-    let base: number
-    try { base = encoderByName(options.b) } catch (err) { throw new RpcError((err as Error).message) }
-    return encodeMultibase(base, await readFileArg(files))
+    return await encodeFileArg(options.b, files, false)
   }
 })

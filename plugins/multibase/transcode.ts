@@ -1,9 +1,6 @@
 // ipfs multibase transcode (Kubo core/commands/multibase.go).
 import { defineCommand } from '../../registry/define.js'
-import { RpcError } from '../../core/errors.js'
-import { encodeMultibase, encoderByName } from '../../core/go/multibase.js'
-import { decodeOrFail } from './decode.js'
-import { readFileArg } from './file-arg.js'
+import { baseOption, encodeFileArg, encodedFileArg } from './common.js'
 
 export const multibaseTranscode = defineCommand({
   path: ['multibase', 'transcode'],
@@ -21,14 +18,10 @@ but one can customize used base with -b:
   > cat transcoded_file
   f68656c6c6f`,
   noRepo: true,
-  args: [{ name: 'encoded_file', kind: 'file', required: true, stdin: true, description: 'encoded data to decode' }],
-  options: {
-    b: { type: 'string', default: 'base64url', description: 'multibase encoding' }
-  },
+  args: [encodedFileArg],
+  options: baseOption,
   output: 'bytes',
   async run ({ options, files }): Promise<Uint8Array> {
-    let base: number
-    try { base = encoderByName(options.b) } catch (err) { throw new RpcError((err as Error).message) }
-    return encodeMultibase(base, decodeOrFail(await readFileArg(files)))
+    return await encodeFileArg(options.b, files, true)
   }
 })

@@ -10,7 +10,8 @@ import { walkDag } from '../../core/pins/index.js'
 import type { RequestCradle } from '../../core/cradle.js'
 import type { Invocation } from '../../registry/types.js'
 import { humanizeBytes } from '../dag/stat.js'
-import { fastProvideOptions, resolveRoot, validatePinName } from './common.js'
+import { fastProvideOptions, validatePinName } from '../shared/cmdutils.js'
+import { resolveRoot } from './common.js'
 import type { AddPinOutput } from './output.js'
 
 /** dag.ProgressTracker: blocks and bytes fetched/processed so far */
@@ -113,7 +114,7 @@ It may take some time. Pass '--progress' to track the progress.`,
     recursive: { type: 'bool', aliases: ['r'], default: true, description: 'Recursively pin the object linked to by the specified object(s).' },
     name: { type: 'string', aliases: ['n'], description: 'An optional name for created pin(s).' },
     progress: { type: 'bool', description: 'Show progress' },
-    ...fastProvideOptions('pinning')
+    ...fastProvideOptions('pin add')
   },
   output: (o) => o.progress === true ? 'ndjson' : 'single',
   run: (call): Promise<AddPinOutput> | AsyncIterable<AddPinOutput> => {

@@ -10,7 +10,8 @@ import { CidSet, hasLinks, walkDag } from '../../core/pins/index.js'
 import type { Pins } from '../../core/pins/index.js'
 import type { Blockstore } from 'interface-blockstore'
 import type { TextCall } from '../../registry/types.js'
-import { checkPinType, resolveRoot, validatePinName, type PinTypeOption } from './common.js'
+import { validatePinName } from '../shared/cmdutils.js'
+import { checkPinType, resolveRoot, type PinTypeOption } from './common.js'
 import type { PinLsList, PinLsObject, PinLsType } from './output.js'
 
 /** boxo ipfspinner.Pinned */

@@ -1,7 +1,8 @@
 // ipfs pin update (kubo core/commands/pin/pin.go updatePinCmd, boxo pinner Update): move a recursive
 // pin from one DAG to another, checking only the parts of the new DAG that differ from the old one.
 import { defineCommand } from '../../registry/define.js'
-import { fastProvideOptions, resolveRoot } from './common.js'
+import { fastProvideOptions } from '../shared/cmdutils.js'
+import { resolveRoot } from './common.js'
 import type { PinOutput } from './output.js'
 
 export const pinUpdate = defineCommand({
@@ -21,7 +22,7 @@ pin.`,
   ],
   options: {
     unpin: { type: 'bool', default: true, description: 'Remove the old pin.' },
-    ...fastProvideOptions('update')
+    ...fastProvideOptions('pin update')
   },
   output: 'single',
   async run ({ args, options, deps, signal }): Promise<PinOutput> {

@@ -1,6 +1,8 @@
-// ipfs refs local (kubo core/commands/refs.go RefsLocalCmd): every block in the store, as CIDv1 raw
-// (the store is keyed by multihash).
+// ipfs refs local (kubo core/commands/refs.go RefsLocalCmd): every key of the node's blockstore
+// (n.Blockstore.AllKeysChan), as CIDv1 raw (keyed by multihash): the stored blocks, then the
+// filestore's references while it is enabled (a block held both ways is listed twice).
 import { defineCommand } from '../../registry/define.js'
+import { allKeys } from '../../core/gc/index.js'
 import type { RefWrapper } from './output.js'
 import { refsText } from './text.js'
 
@@ -10,7 +12,7 @@ export const refsLocal = defineCommand({
   help: 'Displays the hashes of all local objects. NOTE: This treats all local objects as "raw blocks" and returns CIDv1-Raw CIDs.',
   output: 'ndjson',
   async * run ({ deps: { blockstore, cidEncoder }, signal }): AsyncGenerator<RefWrapper> {
-    for await (const { cid } of blockstore.getAll({ signal })) {
+    for await (const cid of allKeys(blockstore, { signal })) {
       yield { Ref: cidEncoder.encode(cid), Err: '' }
     }
   },

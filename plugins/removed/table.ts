@@ -1,6 +1,7 @@
 // Commands Kubo has removed: each is declared only so that calling it fails with Kubo's message
 // (the registry gives every 'removed' command a run that throws `removed, <replacement>`).
 import type { CommandSpec, GroupSpec } from '../../registry/types.js'
+import { allowBigBlockOption } from '../shared/cmdutils.js'
 
 const DHT = "use 'ipfs routing' instead"
 const OBJECT = "use 'ipfs dag' or 'ipfs files' instead"
@@ -34,9 +35,7 @@ export const removedGroups: GroupSpec[] = [
     description: "Deprecated way to create a new merkledag object based on an existing one. Use MFS with 'files cp|rm' instead.",
     status: 'deprecated',
     replacement: "use 'ipfs files cp' or 'ipfs files rm' instead",
-    options: {
-      'allow-big-block': { type: 'bool', default: false, description: "Disable block size check and allow creation of blocks bigger than 2MiB. WARNING: such blocks won't be transferable over the standard bitswap." }
-    }
+    options: allowBigBlockOption
   }
 ]
 

@@ -35,7 +35,7 @@ Version         string The repo version.`,
   output: 'single',
   async run ({ options, deps, signal }): Promise<RepoStat> {
     const max = storageMax(deps.config)
-    const usage = await storageUsage(deps.repoPath, deps.blockstore, { signal })
+    const usage = await storageUsage(deps.repoPath, deps.blockstore, { signal, sizeOnly: options.sizeOnly === true })
     const StorageMax = max === NO_LIMIT ? rawJson(NO_LIMIT) : max
     if (options.sizeOnly === true) return { RepoSize: usage.size, StorageMax, NumObjects: 0, RepoPath: '', Version: '' }
     return { RepoSize: usage.size, StorageMax, NumObjects: usage.blocks, RepoPath: deps.repoPath, Version: `fs-repo@${REPO_VERSION}` }

@@ -3,6 +3,8 @@
 // path), and errors mapped to gateway statuses (missing block → 404, retrieval timeout → 504).
 import type { Blockstore } from 'interface-blockstore'
 import type { CID } from 'multiformats/cid'
+import type { BlockReadOptions } from '../../core/blockstore/index.js'
+import type { BufferPool } from '../../core/unixfs/buffer-pool.js'
 import { BlockNotFoundError, RetrievalTimeoutError } from './errors.js'
 
 const IDENTITY = 0x00
@@ -31,7 +33,11 @@ export class GatewayBlocks {
     }
   }
 
-  async get (cid: CID): Promise<Uint8Array> {
+  /**
+   * A block. With `pool`, a block not cached is read into a buffer from it (when the store can), and
+   * such a buffer is not cached: whoever gets it may release it.
+   */
+  async get (cid: CID, pool?: BufferPool): Promise<Uint8Array> {
     if (cid.multihash.code === IDENTITY) {
       const bytes = cid.multihash.digest
       this.onRead?.(cid, bytes)
@@ -40,8 +46,8 @@ export class GatewayBlocks {
     const key = Buffer.from(cid.multihash.bytes).toString('base64')
     let bytes = this.cache.get(key)
     if (bytes == null) {
-      bytes = await this.fetch(cid)
-      if (this.cached + bytes.byteLength <= CACHE_LIMIT) {
+      bytes = await this.fetch(cid, pool)
+      if (pool?.owns(bytes) !== true && this.cached + bytes.byteLength <= CACHE_LIMIT) {
         this.cache.set(key, bytes)
         this.cached += bytes.byteLength
       }
@@ -60,12 +66,14 @@ export class GatewayBlocks {
     }
   }
 
-  private async fetch (cid: CID): Promise<Uint8Array> {
+  private async fetch (cid: CID, pool?: BufferPool): Promise<Uint8Array> {
     this.checkSignal()
     try {
       const parts: Uint8Array[] = []
       let size = 0
-      for await (const chunk of this.store.get(cid, { signal: this.signal })) {
+      const options: BlockReadOptions = { signal: this.signal }
+      if (pool != null) options.alloc = (n) => pool.take(n)
+      for await (const chunk of this.store.get(cid, options)) {
         parts.push(chunk)
         size += chunk.byteLength
       }

@@ -23,6 +23,12 @@ export interface GatewaySettings {
   disableHTMLErrors: boolean
   /** time allowed to get the first byte (and between later chunks); 0 = off */
   retrievalTimeoutMs: number
+  /** absolute deadline of a /ipfs/ or /ipns/ request (never 0: 0 means the default) */
+  maxRequestDurationMs: number
+  /** /ipfs/ and /ipns/ requests handled at once; more get 429; 0 = no limit */
+  maxConcurrentRequests: number
+  /** the Delegated Routing V1 HTTP API at /routing/v1/ */
+  exposeRoutingAPI: boolean
   /** range requests on larger files get 501; 0 = no limit */
   maxRangeRequestFileSize: number
   exactGateways: Map<string, PublicGateway>
@@ -30,12 +36,26 @@ export interface GatewaySettings {
 }
 
 const DEFAULT_PATHS = ['/ipfs/', '/ipns/', '/p2p/']
+// boxo gateway.DefaultRetrievalTimeout, DefaultMaxRequestDuration, DefaultMaxConcurrentRequests
 const DEFAULT_RETRIEVAL_TIMEOUT_MS = 30_000
+const DEFAULT_MAX_REQUEST_DURATION_MS = 3_600_000
+const DEFAULT_MAX_CONCURRENT_REQUESTS = 4096
 
 type Obj = Record<string, unknown>
 const obj = (v: unknown): Obj => (v != null && typeof v === 'object' && !Array.isArray(v)) ? v as Obj : {}
 const flag = (v: unknown, dflt: boolean): boolean => typeof v === 'boolean' ? v : dflt
 const strings = (v: unknown): string[] => Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []
+
+/** An OptionalDuration in ms: null/"default" (or a value Kubo would refuse) → undefined. */
+function optionalDurationMs (v: unknown): number | undefined {
+  if (v == null) return undefined
+  const text = String(v)
+  if (text === '' || text === 'default' || text === 'null') return undefined
+  return parseDurationMs(text)
+}
+
+/** An OptionalInteger: null → undefined. */
+const optionalInteger = (v: unknown): number | undefined => typeof v === 'number' && Number.isInteger(v) ? v : undefined
 
 /** Canonical HTTP header name, as Go's http.CanonicalHeaderKey. */
 export function canonicalHeader (name: string): string {
@@ -70,7 +90,10 @@ export function stripPort (host: string): string {
 export function gatewaySettings (config: KuboConfig): GatewaySettings {
   const gw = obj((config as Obj).Gateway)
   const deserializedResponses = flag(gw.DeserializedResponses, true)
-  const timeout = typeof gw.RetrievalTimeout === 'string' ? parseDurationMs(gw.RetrievalTimeout) : undefined
+  const timeout = optionalDurationMs(gw.RetrievalTimeout)
+  // boxo validateConfig: zero or negative means the default
+  const maxDuration = optionalDurationMs(gw.MaxRequestDuration)
+  const maxConcurrent = optionalInteger(gw.MaxConcurrentRequests) ?? DEFAULT_MAX_CONCURRENT_REQUESTS
   let maxRange = 0
   try {
     const v = gw.MaxRangeRequestFileSize
@@ -112,7 +135,10 @@ export function gatewaySettings (config: KuboConfig): GatewaySettings {
     deserializedResponses,
     allowCodecConversion: flag(gw.AllowCodecConversion, false),
     disableHTMLErrors: flag(gw.DisableHTMLErrors, false),
-    retrievalTimeoutMs: timeout ?? DEFAULT_RETRIEVAL_TIMEOUT_MS,
+    retrievalTimeoutMs: timeout == null ? DEFAULT_RETRIEVAL_TIMEOUT_MS : Math.max(0, timeout),
+    maxRequestDurationMs: maxDuration != null && maxDuration > 0 ? maxDuration : DEFAULT_MAX_REQUEST_DURATION_MS,
+    maxConcurrentRequests: maxConcurrent > 0 ? maxConcurrent : 0,
+    exposeRoutingAPI: flag(gw.ExposeRoutingAPI, true),
     maxRangeRequestFileSize: Number.isFinite(maxRange) && maxRange > 0 ? maxRange : 0,
     exactGateways,
     wildcardGateways

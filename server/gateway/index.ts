@@ -1,7 +1,8 @@
 // The read-only HTTP gateway (Kubo's Addresses.Gateway listener): path gateway (/ipfs, /ipns),
 // trustless responses (raw, CAR, IPNS records), TAR, dag-json/dag-cbor, subdomain and DNSLink hosts,
-// _redirects. Its own Koa app, not driven by the command registry; it shares the node's blockstore
-// and datastore, never writes to the repo and exposes no RPC.
+// _redirects; the Delegated Routing V1 HTTP API (routing.ts) when Gateway.ExposeRoutingAPI is set. Its
+// own Koa app, not driven by the command registry; it shares the node's blockstore and datastore, writes
+// to the repo only the IPNS records PUT to /routing/v1/ipns/, and exposes no RPC.
 import type http from 'node:http'
 import { Readable, type Duplex } from 'node:stream'
 import Koa, { type Context } from 'koa'
@@ -14,11 +15,13 @@ import { CACHE_MAX_BODY, cacheKey, ResponseCache, sendCached } from './cache.js'
 import { gatewaySettings, type GatewaySettings } from './config.js'
 import type { GatewayDeps, GatewayRequest } from './context.js'
 import { createDnslinkLookup, type DnslinkInit } from './dnslink.js'
-import { messageOf, RetrievalTimeoutError, statusOf } from './errors.js'
+import { GatewayError, messageOf, RetrievalTimeoutError, statusOf } from './errors.js'
 import { protocolHandlerRedirect, serveGatewayPath } from './handler.js'
 import { HostRouter } from './host.js'
 import { escapePath } from './resolve.js'
 import { sendError, sendNotFound, sendRedirect } from './respond.js'
+import { isRoutingPath, serveRouting } from './routing.js'
+import { createNodeRouter } from './routing-node.js'
 
 export { dnslinkFromEnv, type DnslinkInit, type DnslinkLookup } from './dnslink.js'
 
@@ -71,6 +74,17 @@ function target (ctx: Context): { host: string, rawPath: string, rawQuery: strin
   }
 }
 
+/** Go's %+q without the quotes (boxo debugStr): ASCII with escapes. */
+function goQuoted (s: string): string {
+  return JSON.stringify(s).slice(1, -1).replace(/[^\x20-\x7e]/gu, c => {
+    const cp = c.codePointAt(0) as number
+    return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`
+  })
+}
+
+/** boxo's concurrent request limiter: the answer past Gateway.MaxConcurrentRequests. */
+const RETRY_AFTER_SECONDS = 60
+
 /** A timer that aborts a signal with a TimeoutError unless touched in time. */
 function retrievalTimer (ms: number): { signal: AbortSignal, touch: () => void, stop: () => void } {
   const controller = new AbortController()
@@ -102,11 +116,15 @@ export function createGatewayApp (init: GatewayInit): Koa {
     get blockstore () { return settings.noFetch || init.fetchingBlockstore == null ? cradle.blockstore : init.fetchingBlockstore },
     localBlockstore: cradle.blockstore,
     datastore: cradle.datastore,
-    libp2p: cradle.libp2p,
+    get libp2p () { return cradle.libp2p },
     dnslink,
     logger,
     settings: () => settings
   }
+
+  const delegatedRouter = createNodeRouter({ datastore: cradle.datastore, libp2p: () => cradle.libp2p })
+  // /ipfs/ and /ipns/ requests being answered (Gateway.MaxConcurrentRequests)
+  let inflight = 0
 
   const app = new Koa()
   app.silent = true
@@ -132,13 +150,20 @@ export function createGatewayApp (init: GatewayInit): Koa {
     }
     const query = new URLSearchParams(t.rawQuery)
     const timer = retrievalTimer(s.retrievalTimeoutMs)
+    // Gateway.MaxRequestDuration: an absolute deadline, whatever the progress (boxo's text when it cuts
+    // path resolution short)
+    let servedPath = path
+    const deadline = new AbortController()
+    const deadlineTimer = setTimeout(() => { deadline.abort(new GatewayError(504, `failed to resolve ${goQuoted(servedPath)}: context deadline exceeded`)) }, s.maxRequestDurationMs)
+    deadlineTimer.unref()
     const gone = new AbortController()
     ctx.res.once('close', () => {
       timer.stop()
+      clearTimeout(deadlineTimer)
       if (!ctx.res.writableFinished) gone.abort(new Error('client disconnected'))
     })
-    ctx.res.once('finish', () => { timer.stop() })
-    const signal = AbortSignal.any([timer.signal, gone.signal])
+    ctx.res.once('finish', () => { timer.stop(); clearTimeout(deadlineTimer) })
+    const signal = AbortSignal.any([timer.signal, gone.signal, deadline.signal])
 
     try {
       if (protocolHandlerRedirect({ ctx, query }, htmlErrors)) return
@@ -160,6 +185,15 @@ export function createGatewayApp (init: GatewayInit): Koa {
         return
       }
       const p = route.path
+      servedPath = p
+      if (s.exposeRoutingAPI && (p === '/routing/v1' || isRoutingPath(p))) {
+        // not a retrieval: boxo's timeouts and limits do not apply
+        timer.stop()
+        clearTimeout(deadlineTimer)
+        if (p === '/routing/v1') sendRedirect(ctx, 301, '/routing/v1/' + (t.rawQuery !== '' ? '?' + t.rawQuery : ''))
+        else await serveRouting(ctx, delegatedRouter, p, query, gone.signal)
+        return
+      }
       if (!(p.startsWith('/ipfs/') || p.startsWith('/ipns/') || p === '/ipfs' || p === '/ipns')) {
         if (p === '/version') {
           ctx.set('Content-Type', 'text/plain; charset=utf-8')
@@ -174,6 +208,18 @@ export function createGatewayApp (init: GatewayInit): Koa {
       if (p === '/ipfs' || p === '/ipns') {
         sendRedirect(ctx, 301, p + '/' + (t.rawQuery !== '' ? '?' + t.rawQuery : ''))
         return
+      }
+      // boxo withConcurrentRequestLimiter: a slot for the whole response, or 429 at once
+      const limit = s.maxConcurrentRequests
+      if (limit > 0) {
+        if (inflight >= limit) {
+          sendError(ctx, 429, `Too many requests. Please retry after ${RETRY_AFTER_SECONDS} seconds.`, htmlErrors)
+          ctx.set('Cache-Control', 'no-store')
+          ctx.set('Retry-After', String(RETRY_AFTER_SECONDS))
+          return
+        }
+        inflight++
+        ctx.res.once('close', () => { inflight-- })
       }
       if (ctx.method === 'OPTIONS') {
         ctx.set('Allow', ['GET', 'HEAD', 'OPTIONS'])
@@ -231,7 +277,9 @@ export function createGatewayApp (init: GatewayInit): Koa {
   app.callback = () => {
     const handle = koaCallback()
     const serve = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-      if (cache.size > 0) {
+      // at the concurrency limit, Koa answers 429
+      const full = settings.maxConcurrentRequests > 0 && inflight >= settings.maxConcurrentRequests
+      if (cache.size > 0 && !full) {
         const k = keyOf(req)
         const hit = k != null ? cache.get(k) : undefined
         if (hit != null) {

@@ -3,6 +3,8 @@
 import { STATUS_CODES } from 'node:http'
 import { Readable } from 'node:stream'
 import type { Context } from 'koa'
+import { blockBuffers } from '../../core/unixfs/buffer-pool.js'
+import { CACHE_MAX_BODY } from './cache.js'
 import type { GatewayRequest } from './context.js'
 import { errorPage, html } from './html.js'
 import {
@@ -216,26 +218,123 @@ function emptyBody (r: GatewayRequest): void {
   if (r.method === 'GET') r.ctx.body = Buffer.alloc(0)
 }
 
+/** bytes a body may queue on the socket before waiting for it to drain */
+const WRITE_AHEAD = 2 * 1024 * 1024
+
 /**
  * A body of known length. The first chunk is read before the headers go out, so a missing first block
  * is still an error status; a later failure cuts the connection (the length does not match).
+ * A small body is sent as one buffer (the response cache may keep it); a bigger one is written
+ * straight to the socket, chunk by chunk as read (no Readable in between, no copies), a little ahead
+ * of the client; a client that goes away stops the reading.
  */
 async function streamBody (r: GatewayRequest, source: AsyncIterable<Uint8Array>): Promise<void> {
-  const length = r.ctx.response.get('Content-Length') as string
+  const ctx = r.ctx
+  const length = Number(ctx.response.get('Content-Length'))
   const it = source[Symbol.asyncIterator]()
   const first = await it.next()
   r.rest()
-  r.ctx.body = Readable.from((async function * () {
-    if (first.done === true) return
-    yield first.value
-    // the retrieval timer runs while we wait for data, not while the client reads
-    for (;;) {
-      r.touch()
-      const next = await it.next()
-      r.rest()
-      if (next.done === true) return
-      yield next.value
+  // Koa's default for a body without a type
+  if (ctx.response.get('Content-Type') === '') ctx.set('Content-Type', 'application/octet-stream')
+  if (length <= CACHE_MAX_BODY) {
+    const parts: Uint8Array[] = []
+    let size = 0
+    try {
+      for (let next = first; next.done !== true;) {
+        parts.push(next.value)
+        size += next.value.byteLength
+        r.touch()
+        next = await it.next()
+        r.rest()
+      }
+    } catch (err) {
+      r.deps.logger.debug(`gateway: body of ${r.path} failed: ${(err as Error).message}`)
+      // as a streamed body would: the headers go out, the connection is cut
+      ctx.respond = false
+      ctx.res.flushHeaders()
+      cut(ctx.res)
+      return
     }
-  })(), { objectMode: false })
-  r.ctx.set('Content-Length', length)
+    if (size !== length) {
+      // fewer bytes than the file claims: cut as above rather than leave the client waiting
+      r.deps.logger.debug(`gateway: body of ${r.path} has ${size} bytes, not ${length}`)
+      ctx.respond = false
+      ctx.res.flushHeaders()
+      cut(ctx.res)
+      return
+    }
+    const body = parts.length === 1 ? parts[0] : Buffer.concat(parts, size)
+    ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+    ctx.set('Content-Length', String(length))
+    return
+  }
+  await writeBody(r, first, it, length)
+}
+
+/** Resolves when the response can take more data, or is gone. */
+async function drained (res: Context['res']): Promise<void> {
+  await new Promise<void>(resolve => {
+    const done = (): void => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
+}
+
+/**
+ * End a response shorter than its Content-Length: what was written goes out (Node's http corks the
+ * socket until the next tick, and reads in place do not wait for one), then the connection closes.
+ */
+function cut (res: Context['res']): void {
+  const socket = res.socket
+  if (socket == null || socket.destroyed) {
+    res.destroy()
+    return
+  }
+  if (!socket.writableEnded) socket.end(() => { socket.destroy() })
+}
+
+async function writeBody (r: GatewayRequest, first: IteratorResult<Uint8Array>, it: AsyncIterator<Uint8Array>, length: number): Promise<void> {
+  const ctx = r.ctx
+  const res = ctx.res
+  ctx.respond = false
+  // a retrieval timeout (the timer runs only while we wait for data) cuts the response
+  const onAbort = (): void => { cut(res) }
+  r.signal.addEventListener('abort', onAbort)
+  let next = first
+  let sent = 0
+  const gone = (): boolean => res.destroyed || res.socket?.writableEnded === true
+  try {
+    while (next.done !== true && !gone()) {
+      const chunk = next.value
+      sent += chunk.byteLength
+      // a recycled block buffer goes back once the socket has its bytes
+      const written = blockBuffers.owns(chunk) ? (err?: Error | null) => { if (err == null) blockBuffers.release(chunk) } : undefined
+      if (!res.write(chunk, written) && res.writableLength >= WRITE_AHEAD) await drained(res)
+      if (gone()) break
+      r.touch()
+      next = await it.next()
+      r.rest()
+    }
+  } catch (err) {
+    r.rest()
+    r.deps.logger.debug(`gateway: body of ${r.path} failed: ${(err as Error).message}`)
+    cut(res)
+    return
+  } finally {
+    r.signal.removeEventListener('abort', onAbort)
+  }
+  if (gone()) {
+    if (next.done !== true) await it.return?.(undefined)?.catch(() => {})
+    return
+  }
+  if (sent !== length) {
+    r.deps.logger.debug(`gateway: body of ${r.path} has ${sent} bytes, not ${length}`)
+    cut(res)
+    return
+  }
+  res.end()
 }

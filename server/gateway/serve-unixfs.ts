@@ -46,7 +46,8 @@ async function head (node: Extract<UnixfsNode, { kind: 'file' }>): Promise<Uint8
   const n = Math.min(node.size, SNIFF_LEN)
   try {
     const parts: Uint8Array[] = []
-    for await (const chunk of node.read(0, n)) parts.push(chunk)
+    // kept for the request: the body starts with the same blocks
+    for await (const chunk of node.read(0, n, { recycle: false })) parts.push(chunk)
     return Buffer.concat(parts)
   } catch {
     return undefined

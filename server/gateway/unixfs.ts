@@ -1,9 +1,12 @@
-// UnixFS nodes as the gateway serves them: files (read by range through ipfs-unixfs-exporter, which
-// fetches only the blocks a range needs, using the blocksizes of each node), directories (plain or
-// HAMT-sharded), symlinks, raw and identity blocks.
+// UnixFS nodes as the gateway serves them: files (read by range with core/unixfs/reader, which
+// fetches only the blocks a range needs, using the blocksizes of each node, and reads ahead),
+// directories (plain or HAMT-sharded, listed through ipfs-unixfs-exporter), symlinks, raw and
+// identity blocks.
 import * as dagPb from '@ipld/dag-pb'
 import { exporter } from 'ipfs-unixfs-exporter'
-import { createResolver } from '../../core/resolver/index.js'
+import { createResolver, decodeUnixfsData, type UnixfsData } from '../../core/resolver/index.js'
+import { readUnixfsFile } from '../../core/unixfs/reader.js'
+import { blockBuffers } from '../../core/unixfs/buffer-pool.js'
 import { UnixFS } from 'ipfs-unixfs'
 import type { CID } from 'multiformats/cid'
 import type { GatewayBlocks } from './blocks.js'
@@ -12,9 +15,17 @@ import { CODEC_DAG_PB, CODEC_IDENTITY, CODEC_RAW } from './format.js'
 import type { ListingEntry } from './html.js'
 
 export type UnixfsNode =
-  | { kind: 'file', cid: CID, size: number, mtime?: Date, mode?: number, read: (offset: number, length: number) => AsyncIterable<Uint8Array> }
+  | { kind: 'file', cid: CID, size: number, mtime?: Date, mode?: number, read: (offset: number, length: number, options?: ReadOptions) => AsyncIterable<Uint8Array> }
   | { kind: 'symlink', cid: CID, target: Uint8Array, mtime?: Date, mode?: number }
   | { kind: 'directory', cid: CID, size: number, mtime?: Date, mode?: number, entries: () => AsyncIterable<ListingEntry>, node: dagPb.PBNode, unixfs: UnixFS }
+
+export interface ReadOptions {
+  /**
+   * read blocks not already at hand into recycled buffers (core/unixfs/buffer-pool) that the consumer
+   * may release; false: into plain buffers that stay cached for the request (default true)
+   */
+  recycle?: boolean
+}
 
 export const isUnixfsCodec = (code: number): boolean => code === CODEC_DAG_PB || code === CODEC_RAW || code === CODEC_IDENTITY
 
@@ -22,6 +33,15 @@ function mtimeOf (u: UnixFS): Date | undefined {
   if (u.mtime == null) return undefined
   const ms = Number(u.mtime.secs) * 1000 + Math.floor((u.mtime.nsecs ?? 0) / 1e6)
   return new Date(ms)
+}
+
+/** The UnixFS data as core/unixfs/reader reads it (undefined: leave it to the exporter). */
+function tryDecode (data: Uint8Array | undefined): UnixfsData | undefined {
+  try {
+    return decodeUnixfsData(data)
+  } catch {
+    return undefined
+  }
 }
 
 /** Bytes of a buffer, as a one-chunk iterable. */
@@ -67,6 +87,23 @@ export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<Unix
     }
   }
   const size = Number(unixfs.fileSize())
+  const data = unixfs.type === 'file' || unixfs.type === 'raw' ? tryDecode(node.Data) : undefined
+  if (data != null) {
+    const root = { pb: node, fs: data }
+    // into recycled buffers, given back by the response once written (respond.ts)
+    const recycled = async (c: CID): Promise<Uint8Array> => await blocks.get(c, blockBuffers)
+    const cached = async (c: CID): Promise<Uint8Array> => await blocks.get(c)
+    return {
+      kind: 'file',
+      cid,
+      size,
+      mtime,
+      mode,
+      read: (offset, length, options) => options?.recycle === false
+        ? readUnixfsFile(root, cached, { offset, length })
+        : readUnixfsFile(root, recycled, { offset, length, pool: blockBuffers })
+    }
+  }
   return {
     kind: 'file',
     cid,

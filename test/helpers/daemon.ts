@@ -39,12 +39,22 @@ export interface DaemonInit {
   repo?: string
 }
 
+/** A new temp repo (`<tmp>/<prefix>XXXXXX`) initialised with `init --profile=test`. */
+export function initTestRepo (prefix = 'tsipfs-test-'): string {
+  const repo = mkdtempSync(path.join(os.tmpdir(), prefix))
+  const i = runCli(repo, ['init', '--profile=test'])
+  if (i.status !== 0) throw new Error(`init failed: ${i.stderr}`)
+  return repo
+}
+
+/** Resolves when the daemon's process has exited (at once if it already has). */
+export async function waitExit (d: Daemon): Promise<void> {
+  if (d.proc.exitCode != null || d.proc.signalCode != null) return
+  await new Promise(resolve => d.proc.once('exit', resolve))
+}
+
 export async function startDaemon (init: DaemonInit = {}): Promise<Daemon> {
-  const repo = init.repo ?? mkdtempSync(path.join(os.tmpdir(), 'tsipfs-test-'))
-  if (init.repo == null) {
-    const i = runCli(repo, ['init', '--profile=test'])
-    if (i.status !== 0) throw new Error(`init failed: ${i.stderr}`)
-  }
+  const repo = init.repo ?? initTestRepo()
   for (const [k, v] of Object.entries(init.config ?? {})) {
     const r = runCli(repo, ['config', '--json', k, JSON.stringify(v)])
     if (r.status !== 0) throw new Error(`config ${k} failed: ${r.stderr}`)

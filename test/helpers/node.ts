@@ -1,5 +1,6 @@
 // An in-memory node for plugin unit tests: real stores, no HTTP, no stubs of core services.
 import type { InvokeInput } from '../../registry/registry.js'
+import { textCall } from '../../registry/execute.js'
 import { createNode, type NodeInit, type TsipfsNode } from '../../server/node.js'
 
 export interface TestNode extends TsipfsNode {
@@ -22,4 +23,27 @@ export async function * filesOf (...entries: Array<{ path?: string, content: str
     const bytes = typeof e.content === 'string' ? new TextEncoder().encode(e.content) : e.content
     yield { path: e.path ?? '', type: 'file', content: (async function * () { yield bytes })() }
   }
+}
+
+/** A node for one test: created with `init`, stopped after `fn` whatever happens. */
+export async function withTestNode<T> (init: Partial<NodeInit>, fn: (node: TestNode) => Promise<T>): Promise<T> {
+  const node = await createTestNode(init)
+  try {
+    return await fn(node)
+  } finally {
+    await node.stop()
+  }
+}
+
+/**
+ * Run a command and render its output with the command's text encoder (?encoding=text): every
+ * value of an ndjson stream in turn. Fails when the command has no text encoder.
+ */
+export async function renderText (node: TestNode, path: string, input: InvokeInput = {}): Promise<string> {
+  const prepared = node.registry.prepare(path.split('/'), input)
+  const value = await node.invoke(path, input)
+  const text = prepared.command.text
+  if (text == null) throw new Error(`no text encoder for ${path}`)
+  const call = textCall(prepared) as never
+  return Array.isArray(value) && prepared.output === 'ndjson' ? value.map(v => text(v, call)).join('') : text(value, call)
 }

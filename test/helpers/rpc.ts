@@ -13,6 +13,9 @@ export interface RpcResponse {
   ndjson: () => any[]
 }
 
+/** NDJSON text as values (blank lines skipped). */
+export const ndjsonLines = (text: string): any[] => text.split('\n').filter(l => l.trim() !== '').map(l => JSON.parse(l))
+
 export interface RpcRequest {
   method?: string
   headers?: Record<string, string>
@@ -35,7 +38,7 @@ export async function rpc (base: string, pathAndQuery: string, req: RpcRequest =
           bytes,
           trailers: res.trailers,
           json: () => JSON.parse(body),
-          ndjson: () => body.split('\n').filter(l => l.trim() !== '').map(l => JSON.parse(l))
+          ndjson: () => ndjsonLines(body)
         })
       })
       res.on('error', reject)

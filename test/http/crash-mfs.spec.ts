@@ -3,28 +3,16 @@
 // under it reads back whole, what was there before is unchanged, and `repo verify` finds nothing corrupt.
 import { expect } from 'chai'
 import http from 'node:http'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { createCipheriv, createHash } from 'node:crypto'
-import { runCli, startDaemon, type Daemon } from '../helpers/daemon.js'
-import { multipart, rpc, streamPost } from '../helpers/rpc.js'
-
-const bytesOf = (seed: string, size: number): Buffer =>
-  createCipheriv('chacha20', createHash('sha256').update(seed).digest(), Buffer.alloc(16)).update(Buffer.alloc(size))
-
-const lines = (s: string): any[] => s.split('\n').filter(l => l.trim() !== '').map(l => JSON.parse(l))
+import { existsSync, rmSync } from 'node:fs'
+import { initTestRepo, startDaemon, waitExit, type Daemon } from '../helpers/daemon.js'
+import { multipart, ndjsonLines as lines, rpc, streamPost } from '../helpers/rpc.js'
+import { chachaBytes as bytesOf } from '../unit/core/unixfs-helpers.js'
 
 /** `total` deterministic bytes in 1 MiB pieces */
 function pieces (total: number): Buffer[] {
   const out: Buffer[] = []
   for (let off = 0; off < total; off += 1 << 20) out.push(bytesOf(`big/${off}`, Math.min(1 << 20, total - off)))
   return out
-}
-
-async function waitExit (d: Daemon): Promise<void> {
-  if (d.proc.exitCode != null || d.proc.signalCode != null) return
-  await new Promise(resolve => d.proc.once('exit', resolve))
 }
 
 describe('MFS crash safety (SIGKILL, spawned daemon)', function () {
@@ -34,9 +22,7 @@ describe('MFS crash safety (SIGKILL, spawned daemon)', function () {
   const keep = bytesOf('keep', 300_000)
 
   before(async () => {
-    repo = mkdtempSync(path.join(os.tmpdir(), 'tsipfs-mfs-crash-'))
-    const i = runCli(repo, ['init', '--profile=test'])
-    if (i.status !== 0) throw new Error(`init failed: ${i.stderr}`)
+    repo = initTestRepo('tsipfs-mfs-crash-')
     d = await startDaemon({ repo })
     const mp = multipart([{ filename: 'keep', content: keep }])
     const w = await rpc(d.url, '/api/v0/files/write?arg=/keep/a.bin&create=true&parents=true', { body: mp.body, headers: { 'Content-Type': mp.contentType } })

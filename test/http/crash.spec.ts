@@ -4,21 +4,15 @@
 // corrupt block.
 import { expect } from 'chai'
 import http from 'node:http'
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs'
-import os from 'node:os'
+import { readFileSync, rmSync, existsSync } from 'node:fs'
 import path from 'node:path'
-import { createCipheriv, createHash } from 'node:crypto'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as dagCbor from '@ipld/dag-cbor'
-import { runCli, startDaemon, type Daemon } from '../helpers/daemon.js'
-import { multipart, rpc, streamPost } from '../helpers/rpc.js'
+import { initTestRepo, startDaemon, waitExit, type Daemon } from '../helpers/daemon.js'
+import { multipart, ndjsonLines as lines, rpc, streamPost } from '../helpers/rpc.js'
+import { chachaBytes as bytesOf } from '../unit/core/unixfs-helpers.js'
 import { carSection, carV1Header } from '../../plugins/dag/car.js'
-
-/** deterministic bytes */
-function bytesOf (seed: string, size: number): Buffer {
-  return createCipheriv('chacha20', createHash('sha256').update(seed).digest(), Buffer.alloc(16)).update(Buffer.alloc(size))
-}
 
 interface Car { root: CID, parts: Uint8Array[], size: number, blocks: number }
 
@@ -49,16 +43,9 @@ async function makeCar (seed: string, count: number, size: number): Promise<Car>
   return { root, parts, size: parts.reduce((n, p) => n + p.length, 0), blocks }
 }
 
-async function waitExit (d: Daemon): Promise<void> {
-  if (d.proc.exitCode != null || d.proc.signalCode != null) return
-  await new Promise(resolve => d.proc.once('exit', resolve))
-}
-
 function kill (d: Daemon): void {
   d.proc.kill('SIGKILL')
 }
-
-const lines = (s: string): any[] => s.split('\n').filter(l => l.trim() !== '').map(l => JSON.parse(l))
 
 describe('crash safety (SIGKILL, spawned daemon)', function () {
   this.timeout(300_000)
@@ -68,9 +55,7 @@ describe('crash safety (SIGKILL, spawned daemon)', function () {
   const pinsBefore = new Map<string, string>()
 
   before(async () => {
-    repo = mkdtempSync(path.join(os.tmpdir(), 'tsipfs-crash-'))
-    const i = runCli(repo, ['init', '--profile=test'])
-    if (i.status !== 0) throw new Error(`init failed: ${i.stderr}`)
+    repo = initTestRepo('tsipfs-crash-')
     d = await startDaemon({ repo })
     // a few pins to keep: files, a directory, a direct pin
     for (let n = 0; n < 3; n++) {

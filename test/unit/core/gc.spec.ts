@@ -99,6 +99,52 @@ describe('core/gc', function () {
       expect((await collectGc(runGc({ blockstore: bs, pins, gcLock: lock })))?.message).to.equal(`${fetchErr}; garbage collection aborted: could not retrieve some links`)
     })
 
+    it('sweeps a listing block source after the store (Kubo\'s Filestore): unmarked keys go from both, once', async () => {
+      // a source as the filestore is: raw keys, listed in key order, deletes that tolerate missing keys
+      const held = new Map<string, CID>()
+      const deleted: string[] = []
+      let failOn: string | undefined
+      const source = {
+        has: async (c: CID) => held.has(rawOf(c)),
+        get: async () => undefined,
+        keys: async function * () { yield * [...held.values()].sort((a, b) => a.toString() < b.toString() ? -1 : 1) },
+        delete: async (c: CID) => {
+          if (rawOf(c) === failOn) throw new Error('disk on fire')
+          deleted.push(rawOf(c))
+          held.delete(rawOf(c))
+        }
+      }
+      bs.addSource(source)
+      const ref = async (text: string): Promise<CID> => {
+        const c = CID.createV1(0x55, await sha256.digest(Buffer.from(text)))
+        held.set(c.toString(), c)
+        return c
+      }
+      const kept = await ref('kept')
+      const gone = await ref('gone')
+      const both = await put(bs, 0x55, Buffer.from('both'))
+      await ref('both')
+      const stored = await put(bs, 0x55, Buffer.from('stored'))
+      const root = await put(bs, 0x70, dagPb.encode({ Links: [{ Hash: kept, Name: 'k' }] }))
+      await pins.pinRecursive(root, { walk: false })
+      const removed = (await gc()).map(e => e.removed?.toString())
+      // the store's blocks first (a block held both ways goes from both with them), then the source's
+      expect(removed.slice(0, 2).sort()).to.deep.equal([rawOf(both), rawOf(stored)].sort())
+      expect(removed.slice(2)).to.deep.equal([rawOf(gone)])
+      expect([...held.keys()]).to.deep.equal([rawOf(kept)])
+      expect(await bs.has(both)).to.equal(false)
+      // a reference that cannot be removed is reported and the sweep goes on
+      const stuck = await ref('stuck')
+      const other = await ref('other')
+      failOn = rawOf(stuck)
+      const events = await gc()
+      // the source's keys in key order, the failed one reported in its place, then the summary
+      const expected = [rawOf(stuck), rawOf(other)].sort().map(k => k === rawOf(stuck) ? `could not remove ${k}: disk on fire` : k)
+      expect(events.map(e => e.error?.message ?? e.removed?.toString())).to.deep.equal([...expected, 'garbage collection incomplete: could not delete some blocks'])
+      expect(deleted).to.include(rawOf(other))
+      expect(held.has(rawOf(stuck))).to.equal(true)
+    })
+
     it('holds the GC lock exclusively: it waits for writers, and new writers wait for it', async () => {
       const junk = await put(bs, 0x55, Buffer.from('junk'))
       const order: string[] = []

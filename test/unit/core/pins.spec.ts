@@ -15,14 +15,7 @@ import { FlatfsBlockstore } from '../../../core/blockstore/flatfs.js'
 import { NodeBlockstore } from '../../../core/blockstore/index.js'
 import { createPins, encodePinRecord, emptyDirCid, type PinEntry, type Pins } from '../../../core/pins/index.js'
 import { initRepo } from '../../../core/repo/index.js'
-
-async function rejects (promise: Promise<unknown>, message: string | RegExp): Promise<void> {
-  let error: unknown
-  try { await promise } catch (err) { error = err }
-  expect(error, 'expected a rejection').to.be.instanceOf(Error)
-  if (typeof message === 'string') expect((error as Error).message).to.equal(message)
-  else expect((error as Error).message).to.match(message)
-}
+import { rejects } from '../../helpers/assert.js'
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s)
 const b64u = (bytes: Uint8Array): string => 'u' + Buffer.from(bytes).toString('base64url')

@@ -1,20 +1,13 @@
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
-import { createTestNode, type TestNode } from '../../helpers/node.js'
-import { textCall } from '../../../registry/execute.js'
-import type { CommandsOutput, InvokeInput } from '../../../registry/registry.js'
+import { createTestNode, type TestNode, renderText } from '../../helpers/node.js'
+import type { CommandsOutput } from '../../../registry/registry.js'
 import { commandsPlugin } from '../../../plugins/commands/index.js'
 import { commandLines } from '../../../plugins/commands/commands.js'
 import { versionPlugin } from '../../../plugins/version/index.js'
 import { idPlugin } from '../../../plugins/id/index.js'
 import { removedPlugin } from '../../../plugins/removed/index.js'
 import { cliPlugin } from '../../../plugins/cli/index.js'
-
-async function render (node: TestNode, path: string, input: InvokeInput = {}): Promise<string> {
-  const prepared = node.registry.prepare(path.split('/'), input)
-  const value = await node.invoke(path, input)
-  return prepared.command.text?.(value, textCall(prepared) as never) ?? ''
-}
 
 const hasShell = (sh: string): boolean => {
   try { execFileSync(sh, ['-c', 'true'], { stdio: 'ignore' }); return true } catch { return false }
@@ -50,7 +43,7 @@ describe('commands plugin', () => {
     })
 
     it('text: one sorted `ipfs …` line per command', async () => {
-      const text = await render(node, 'commands')
+      const text = await renderText(node, 'commands')
       const lines = text.split('\n')
       expect(lines.pop()).to.equal('')
       expect(lines[0]).to.equal('ipfs')
@@ -60,7 +53,7 @@ describe('commands plugin', () => {
     })
 
     it('text --flags: option lines `path --name / path -x`, root options left out', async () => {
-      const lines = (await render(node, 'commands', { query: [['f', ['true']]] })).trimEnd().split('\n')
+      const lines = (await renderText(node, 'commands', { query: [['f', ['true']]] })).trimEnd().split('\n')
       expect(lines).to.include('ipfs id --format / ipfs id -f')
       expect(lines).to.include('ipfs id --peerid-base')
       expect(lines).to.include('ipfs version --number / ipfs version -n')

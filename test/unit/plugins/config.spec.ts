@@ -67,6 +67,8 @@ describe('config plugin', () => {
       await expect(node.invoke('config', { args: ['Addresses.Swarm.Foo'] })).to.be.rejectedWith('failed to get config value: "Addresses.Swarm key is not a map"')
       // key lookups are case-sensitive
       await expect(node.invoke('config', { args: ['addresses.api'] })).to.be.rejectedWith('failed to get config value: "addresses not found"')
+      // %q is strconv.Quote: runes Go does not print (U+200B, U+0085) are escaped
+      await expect(node.invoke('config', { args: ['Ban\u200bana\u0085s'] })).to.be.rejectedWith('failed to get config value: "Ban\\u200bana\\u0085s not found"')
     })
 
     it('refuses the private key, in any case', async () => {

@@ -7,7 +7,7 @@ import * as raw from 'multiformats/codecs/raw'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as dagPb from '@ipld/dag-pb'
 import * as dagCbor from '@ipld/dag-cbor'
-import { createTestNode, filesOf, type TestNode } from '../../helpers/node.js'
+import { createTestNode, filesOf, type TestNode, withTestNode } from '../../helpers/node.js'
 import { dagPlugin } from '../../../plugins/dag/index.js'
 import { dagPut } from '../../../plugins/dag/put.js'
 import { dagResolve } from '../../../plugins/dag/resolve.js'
@@ -325,8 +325,7 @@ describe('dag plugin', function () {
 
     it('export → import round trip on a fresh node, roots pinned', async () => {
       const car = await exportCar(root.toString())
-      const other = await createTestNode({ plugins: [dagPlugin()] })
-      try {
+      await withTestNode({ plugins: [dagPlugin()] }, async (other) => {
         const rows = await other.invoke('dag/import', { files: filesOf({ content: car }), options: { stats: true } })
         expect(rows).to.deep.equal([
           { Root: { Cid: { '/': root.toString() }, PinErrorMsg: '' } },
@@ -334,9 +333,7 @@ describe('dag plugin', function () {
         ])
         expect((await other.container.cradle.pins.isPinned(root)).pinned).to.equal(true)
         expect(await other.invoke('dag/export', { args: [root.toString()] })).to.deep.equal(car)
-      } finally {
-        await other.stop()
-      }
+      })
     })
 
     it('exporting a missing root fails before any output', async () => {
@@ -358,8 +355,7 @@ describe('dag plugin', function () {
     })
 
     it('imports an incomplete DAG: blocks stored, pin failure in PinErrorMsg', async () => {
-      const other = await createTestNode({ plugins: [dagPlugin()] })
-      try {
+      await withTestNode({ plugins: [dagPlugin()] }, async (other) => {
         const missing = CID.createV1(raw.code, await sha256.digest(new TextEncoder().encode('not in the car')))
         const topBytes = dagCbor.encode({ x: missing })
         const top = CID.createV1(dagCbor.code, await sha256.digest(topBytes))
@@ -380,14 +376,11 @@ describe('dag plugin', function () {
         ])
         // --pin-roots=false: no rows at all
         expect(await other.invoke('dag/import', { files: filesOf({ content: car }), options: { 'pin-roots': false } })).to.deep.equal([])
-      } finally {
-        await other.stop()
-      }
+      })
     })
 
     it('imports a CARv2', async () => {
-      const other = await createTestNode({ plugins: [dagPlugin()] })
-      try {
+      await withTestNode({ plugins: [dagPlugin()] }, async (other) => {
         const v1 = await exportCar(root.toString())
         const pragma = Buffer.from('0aa16776657273696f6e02', 'hex')
         const header = Buffer.alloc(40)
@@ -400,9 +393,7 @@ describe('dag plugin', function () {
         const rows = await other.invoke('dag/import', { files: filesOf({ content: car }), options: { stats: true } })
         expect(rows[0]).to.deep.equal({ Root: { Cid: { '/': root.toString() }, PinErrorMsg: '' } })
         expect(rows[1].Stats.BlockCount).to.equal(3)
-      } finally {
-        await other.stop()
-      }
+      })
     })
 
     it('reads CARs streamed in small pieces', async () => {
@@ -462,8 +453,7 @@ describe('dag plugin', function () {
     describe('Kubo sharness CAR fixtures', () => {
       it('multiroot import (t0054)', async function () {
         const car = fixture('lotus_testnet_export_256_multiroot.car')
-        const other = await createTestNode({ plugins: [dagPlugin()] })
-        try {
+        await withTestNode({ plugins: [dagPlugin()] }, async (other) => {
           const rows = await other.invoke('dag/import', { files: filesOf({ content: car }), options: { stats: true } })
           expect(rows.slice(0, 3).map((r: any) => r.Root.Cid['/']).sort()).to.deep.equal([
             'bafy2bzaceb55n7uxyfaelplulk3ev2xz7gnq6crncf3ahnvu46hqqmpucizcw',
@@ -472,9 +462,7 @@ describe('dag plugin', function () {
           ])
           expect(rows.slice(0, 3).every((r: any) => r.Root.PinErrorMsg === '')).to.equal(true)
           expect(rows[3]).to.deep.equal({ Stats: { BlockCount: 2825, BlockBytesCount: 1339709 } })
-        } finally {
-          await other.stop()
-        }
+        })
       })
 
       it('pin-less import, then canonical re-export of shuffled CARs (t0054)', async function () {
@@ -482,8 +470,7 @@ describe('dag plugin', function () {
         const testnet = fixture('lotus_testnet_export_128.car')
         const shuffled = fixture('lotus_devnet_genesis_shuffled_nulroot.car')
         const naked = fixture('combined_naked_roots_genesis_and_128.car')
-        const other = await createTestNode({ plugins: [dagPlugin()] })
-        try {
+        await withTestNode({ plugins: [dagPlugin()] }, async (other) => {
           expect(await other.invoke('dag/import', { files: filesOf({ content: genesis }, { content: testnet }), options: { stats: true, 'pin-roots': false } }))
             .to.deep.equal([{ Stats: { BlockCount: 1198, BlockBytesCount: 468513 } }])
           expect(await other.invoke('dag/export', { args: ['bafy2bzaceaxm23epjsmh75yvzcecsrbavlmkcxnva66bkdebdcnyw3bjrc74u'] })).to.deep.equal(genesis)
@@ -497,9 +484,7 @@ describe('dag plugin', function () {
           // the identity (nul) root pins fine
           const rows = await other.invoke('dag/import', { files: filesOf({ content: shuffled }) })
           expect(rows).to.deep.equal([{ Root: { Cid: { '/': 'bafkqaaa' }, PinErrorMsg: '' } }])
-        } finally {
-          await other.stop()
-        }
+        })
       })
     })
   })

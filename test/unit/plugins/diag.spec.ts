@@ -1,24 +1,12 @@
 import { expect } from 'chai'
-import { createTestNode, type TestNode } from '../../helpers/node.js'
-import { textCall } from '../../../registry/execute.js'
-import type { InvokeInput } from '../../../registry/registry.js'
+import { createTestNode, type TestNode, renderText } from '../../helpers/node.js'
+import { rejection } from '../../helpers/assert.js'
 import { diagPlugin } from '../../../plugins/diag/index.js'
 import { renderRequests, goStamp } from '../../../plugins/diag/cmds.js'
 import { formatGoDuration, parseGoDuration } from '../../../core/util/duration.js'
 import { tabwrite } from '../../../plugins/diag/tabwriter.js'
 import { goSprintS } from '../../../plugins/diag/sys.js'
 import type { RequestLogEntry } from '../../../core/request-log.js'
-
-async function rejection (p: Promise<unknown>): Promise<Error> {
-  try { await p } catch (err) { return err as Error }
-  throw new Error('expected a rejection')
-}
-
-async function render (node: TestNode, path: string, input: InvokeInput = {}): Promise<string> {
-  const prepared = node.registry.prepare(path.split('/'), input)
-  const value = await node.invoke(path, input)
-  return prepared.command.text?.(value, textCall(prepared) as never) ?? ''
-}
 
 describe('diag plugin', () => {
   let node: TestNode
@@ -88,8 +76,8 @@ describe('diag plugin', () => {
 
     it('text through the command, with --verbose/-v', async () => {
       node.container.cradle.requestLog.add('version', [], {}).finish()
-      expect((await render(node, 'diag/cmds')).split('\n')[0]).to.equal('Command  Active  StartTime        RunTime')
-      expect((await render(node, 'diag/cmds', { query: [['v', ['true']]] })).split('\n')[0]).to.match(/^ID {2}Command {2}Arguments {2}Options {2}/)
+      expect((await renderText(node, 'diag/cmds')).split('\n')[0]).to.equal('Command  Active  StartTime        RunTime')
+      expect((await renderText(node, 'diag/cmds', { query: [['v', ['true']]] })).split('\n')[0]).to.match(/^ID {2}Command {2}Arguments {2}Options {2}/)
     })
   })
 
@@ -141,7 +129,7 @@ describe('diag plugin', () => {
     })
 
     it('text: Go’s %s of the map (Kubo has no text encoder here)', async () => {
-      const text = await render(node, 'diag/sys')
+      const text = await renderText(node, 'diag/sys')
       expect(text).to.match(/^map\[diskinfo:map\[free_space:%!s\(uint64=\d+\) fstype:\d+ total_space:%!s\(uint64=\d+\)\] environment:map\[GOPATH:\S* IPFS_PATH:\S*\] ipfs_commit: ipfs_version:0\.40\.1 memory:map\[swap:%!s\(uint64=\d+\) virt:%!s\(uint64=\d+\)\] net:map\[interface_addresses:\[.*\] online:%!s\(bool=false\)\] runtime:map\[arch:\w+ compiler:v8 gomaxprocs:%!s\(int=1\) numcpu:%!s\(int=\d+\) numgoroutines:%!s\(int=\d+\) os:\w+ version:node-v[\d.]+\]\]$/)
       expect(goSprintS({ b: ['x', 'y'], a: true })).to.equal('map[a:%!s(bool=true) b:[x y]]')
     })
@@ -150,7 +138,7 @@ describe('diag plugin', () => {
   describe('diag/healthy', () => {
     it('answers "ok" (text: no newline)', async () => {
       expect(await node.invoke('diag/healthy')).to.equal('ok')
-      expect(await render(node, 'diag/healthy')).to.equal('ok')
+      expect(await renderText(node, 'diag/healthy')).to.equal('ok')
     })
   })
 })

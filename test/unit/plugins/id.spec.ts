@@ -2,9 +2,8 @@ import { expect } from 'chai'
 import { peerIdFromPrivateKey, peerIdFromString } from '@libp2p/peer-id'
 import { generateKeyPair, publicKeyToProtobuf } from '@libp2p/crypto/keys'
 import { multiaddr } from '@multiformats/multiaddr'
-import { createTestNode, type TestNode } from '../../helpers/node.js'
-import { textCall } from '../../../registry/execute.js'
-import type { InvokeInput } from '../../../registry/registry.js'
+import { createTestNode, type TestNode, renderText } from '../../helpers/node.js'
+import { rejection } from '../../helpers/assert.js'
 import { idPlugin } from '../../../plugins/id/index.js'
 import { cleanAndTrim } from '../../../plugins/id/id.js'
 import { AGENT_VERSION } from '../../../core/version.js'
@@ -12,17 +11,6 @@ import { defaultConfig } from '../../../core/config/defaults.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
 
 const OFFLINE = "'ipfs id' cannot query information on remote peers without a running daemon; if you only want to convert --peerid-base, pass --offline option"
-
-async function rejection (p: Promise<unknown>): Promise<Error> {
-  try { await p } catch (err) { return err as Error }
-  throw new Error('expected a rejection')
-}
-
-async function render (node: TestNode, input: InvokeInput = {}): Promise<string> {
-  const prepared = node.registry.prepare(['id'], input)
-  const value = await node.invoke('id', input)
-  return prepared.command.text?.(value, textCall(prepared) as never) ?? ''
-}
 
 describe('id plugin', () => {
   describe('offline node', () => {
@@ -100,15 +88,15 @@ describe('id plugin', () => {
 
     it('text: tab-indented JSON and two newlines', async () => {
       const out = await node.invoke('id')
-      const text = await render(node)
+      const text = await renderText(node, 'id')
       expect(text).to.equal(`{\n\t"ID": "${out.ID}",\n\t"PublicKey": "${out.PublicKey}",\n\t"Addresses": null,\n\t"AgentVersion": "${AGENT_VERSION}",\n\t"Protocols": null\n}\n\n`)
     })
 
     it('text: --format substitutes and unescapes \\n and \\t', async () => {
       const out = await node.invoke('id')
-      expect(await render(node, { options: { format: '<id>\\t<aver>\\n' } })).to.equal(`${out.ID}\t${AGENT_VERSION}\n`)
-      expect(await render(node, { query: [['f', ['<pubkey>|<addrs>|<protocols>']]] })).to.equal(`${out.PublicKey}||`)
-      expect(await render(node, { options: { format: '' } })).to.equal('')
+      expect(await renderText(node, 'id', { options: { format: '<id>\\t<aver>\\n' } })).to.equal(`${out.ID}\t${AGENT_VERSION}\n`)
+      expect(await renderText(node, 'id', { query: [['f', ['<pubkey>|<addrs>|<protocols>']]] })).to.equal(`${out.PublicKey}||`)
+      expect(await renderText(node, 'id', { options: { format: '' } })).to.equal('')
     })
 
     it('cleanAndTrim replaces control and format characters and caps at 128 runes', () => {

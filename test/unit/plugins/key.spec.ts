@@ -6,18 +6,10 @@ import { generateKeyPair, privateKeyToProtobuf } from '@libp2p/crypto/keys'
 import { peerIdFromPrivateKey, peerIdFromString } from '@libp2p/peer-id'
 import { base64url } from 'multiformats/bases/base64'
 import { createTestNode, filesOf, type TestNode } from '../../helpers/node.js'
+import { rejects } from '../../helpers/assert.js'
 import { keyPlugin } from '../../../plugins/key/index.js'
 import { tabwrite } from '../../../core/util/tabwriter.js'
 import { escNonPrint } from '../../../core/go/strings.js'
-
-/** The promise must reject with exactly this message (or one matching the pattern). */
-async function rejects (promise: Promise<unknown>, message: string | RegExp): Promise<void> {
-  let error: unknown
-  try { await promise } catch (err) { error = err }
-  expect(error, 'expected a rejection').to.be.instanceOf(Error)
-  if (typeof message === 'string') expect((error as Error).message).to.equal(message)
-  else expect((error as Error).message).to.match(message)
-}
 
 // OpenSSL-generated PKCS#8 fixtures from Kubo's test/cli/testdata, with their PeerIDs (test/cli/key_test.go)
 const ED25519_PEM = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ2M1na2f3dRm4b1FcAQvsn7q08+XfBZcr4MgH4yiBdz\n-----END PRIVATE KEY-----\n'

@@ -1,20 +1,8 @@
 import { expect } from 'chai'
-import { createTestNode, type TestNode } from '../../helpers/node.js'
-import { textCall } from '../../../registry/execute.js'
-import type { InvokeInput } from '../../../registry/registry.js'
+import { createTestNode, type TestNode, renderText } from '../../helpers/node.js'
+import { rejection } from '../../helpers/assert.js'
 import { logPlugin } from '../../../plugins/log/index.js'
 import { createLogging } from '../../../core/logger/index.js'
-
-async function rejection (p: Promise<unknown>): Promise<Error> {
-  try { await p } catch (err) { return err as Error }
-  throw new Error('expected a rejection')
-}
-
-async function render (node: TestNode, path: string, input: InvokeInput = {}): Promise<string> {
-  const prepared = node.registry.prepare(path.split('/'), input)
-  const value = await node.invoke(path, input)
-  return prepared.command.text?.(value, textCall(prepared) as never) ?? ''
-}
 
 describe('log plugin', () => {
   let node: TestNode
@@ -34,14 +22,14 @@ describe('log plugin', () => {
 
     it('no arguments: only the default level, under the "" key', async () => {
       expect(await node.invoke('log/level')).to.deep.equal({ Levels: { '': 'error' } })
-      expect(await render(node, 'log/level')).to.equal('error\n')
+      expect(await renderText(node, 'log/level')).to.equal('error\n')
     })
 
     it('one subsystem: its level', async () => {
       expect(await node.invoke('log/level', { args: ['core'] })).to.deep.equal({ Levels: { core: 'error' } })
-      expect(await render(node, 'log/level', { args: ['core'] })).to.equal('error\n')
+      expect(await renderText(node, 'log/level', { args: ['core'] })).to.equal('error\n')
       // the JSON encoding keeps the names in the text form (Kubo's isRPC branch)
-      expect(await render(node, 'log/level', { args: ['core'], options: { encoding: 'json' } })).to.equal('core: error\n')
+      expect(await renderText(node, 'log/level', { args: ['core'], options: { encoding: 'json' } })).to.equal('core: error\n')
     })
 
     it('an unknown subsystem: go-log’s error', async () => {
@@ -52,7 +40,7 @@ describe('log plugin', () => {
       const out = await node.invoke('log/level', { args: ['core', 'debug'] })
       expect(out).to.deep.equal({ Message: "Changed log level of 'core' to 'debug'\n" })
       expect(Object.keys(out)).to.deep.equal(['Message'])
-      expect(await render(node, 'log/level', { args: ['core', 'info'] })).to.equal("Changed log level of 'core' to 'info'\n")
+      expect(await renderText(node, 'log/level', { args: ['core', 'info'] })).to.equal("Changed log level of 'core' to 'info'\n")
       expect(await node.invoke('log/level', { args: ['core'] })).to.deep.equal({ Levels: { core: 'info' } })
       expect(await node.invoke('log/level')).to.deep.equal({ Levels: { '': 'error' } })
       expect(node.container.cradle.logging.getLevel('dht')).to.equal('error')
@@ -66,7 +54,7 @@ describe('log plugin', () => {
       expect(all.Levels.core).to.equal('error')
       expect(all.Levels).to.not.have.property('*')
       expect(await node.invoke('log/level', { args: ['*'] })).to.deep.equal(all)
-      const text = await render(node, 'log/level', { args: ['all'] })
+      const text = await renderText(node, 'log/level', { args: ['all'] })
       expect(text.split('\n')).to.include('(default): error').and.to.include('dht: warn')
       expect(text.trimEnd().split('\n')).to.deep.equal(text.trimEnd().split('\n').sort())
     })
@@ -104,7 +92,7 @@ describe('log plugin', () => {
       const out = await node.invoke('log/ls')
       expect(Object.keys(out)).to.deep.equal(['Strings'])
       expect(out.Strings).to.include('core').and.to.include('dht')
-      expect(await render(node, 'log/ls')).to.match(/^(?:.+\n)+$/).and.to.include('core\ndht\n')
+      expect(await renderText(node, 'log/ls')).to.match(/^(?:.+\n)+$/).and.to.include('core\ndht\n')
     })
   })
 

@@ -1,7 +1,7 @@
 import { expect, use } from 'chai'
 import chaiAsPromised from 'chai-as-promised'
 import { CID } from 'multiformats/cid'
-import { createTestNode, filesOf, type TestNode } from '../../helpers/node.js'
+import { createTestNode, filesOf, type TestNode, withTestNode } from '../../helpers/node.js'
 import type { FileEntry } from '../../../registry/types.js'
 import { addPlugin } from '../../../plugins/add/index.js'
 import { dagPlugin } from '../../../plugins/dag/index.js'
@@ -174,15 +174,12 @@ describe('plugins/pin', function () {
     })
 
     it('a fresh node has exactly the empty directory pinned', async () => {
-      const fresh = await createTestNode({ plugins: [pinPlugin()] })
-      try {
+      await withTestNode({ plugins: [pinPlugin()] }, async (fresh) => {
         const out = await fresh.invoke('pin/ls')
         expect(out).to.deep.equal({ Keys: { [EMPTY_DIR]: { Type: 'recursive', Name: '' } } })
         expect(textOf(pinLs, out)).to.equal(`${EMPTY_DIR} recursive\n`)
         expect(textOf(pinLs, out, { quiet: true })).to.equal(`${EMPTY_DIR}\n`)
-      } finally {
-        await fresh.stop()
-      }
+      })
     })
 
     it('type all lists recursive, then direct, then indirect (stream)', async () => {

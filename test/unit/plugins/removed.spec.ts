@@ -1,11 +1,7 @@
 import { expect } from 'chai'
 import { createTestNode, type TestNode } from '../../helpers/node.js'
+import { rejection } from '../../helpers/assert.js'
 import { removedPlugin } from '../../../plugins/removed/index.js'
-
-async function rejection (p: Promise<unknown>): Promise<Error> {
-  try { await p } catch (err) { return err as Error }
-  throw new Error('expected a rejection')
-}
 
 const DHT = ['findpeer', 'findprovs', 'get', 'provide', 'put'].map(c => `dht/${c}`)
 const OBJECT = ['data', 'get', 'links', 'new', 'put', 'stat', 'patch/append-data', 'patch/set-data'].map(c => `object/${c}`)

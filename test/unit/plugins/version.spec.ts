@@ -1,25 +1,9 @@
 import { expect } from 'chai'
-import { createTestNode, type TestNode } from '../../helpers/node.js'
-import { textCall } from '../../../registry/execute.js'
-import type { InvokeInput } from '../../../registry/registry.js'
+import { createTestNode, type TestNode, renderText } from '../../helpers/node.js'
+import { rejection } from '../../helpers/assert.js'
 import { versionPlugin } from '../../../plugins/version/index.js'
 import { detectNewVersion, parseGoVersion } from '../../../plugins/version/check.js'
 import { KUBO_VERSION } from '../../../core/version.js'
-
-/** the error a promise rejects with (fails the test when it resolves) */
-async function rejection (p: Promise<unknown>): Promise<Error> {
-  try { await p } catch (err) { return err as Error }
-  throw new Error('expected a rejection')
-}
-
-async function render (node: TestNode, path: string, input: InvokeInput = {}): Promise<string> {
-  const prepared = node.registry.prepare(path.split('/'), input)
-  const value = await node.invoke(path, input)
-  const call = textCall(prepared) as never
-  const text = prepared.command.text
-  if (text == null) throw new Error('no text encoder')
-  return Array.isArray(value) && prepared.output === 'ndjson' ? value.map(v => text(v, call)).join('') : text(value, call)
-}
 
 describe('version plugin', () => {
   let node: TestNode
@@ -48,19 +32,19 @@ describe('version plugin', () => {
     })
 
     it('text: default, --number, --commit, --repo, --all', async () => {
-      expect(await render(node, 'version')).to.equal('ipfs version 0.40.1\n')
-      expect(await render(node, 'version', { options: { number: true } })).to.equal('0.40.1\n')
-      expect(await render(node, 'version', { query: [['n', ['true']]] })).to.equal('0.40.1\n')
+      expect(await renderText(node, 'version')).to.equal('ipfs version 0.40.1\n')
+      expect(await renderText(node, 'version', { options: { number: true } })).to.equal('0.40.1\n')
+      expect(await renderText(node, 'version', { query: [['n', ['true']]] })).to.equal('0.40.1\n')
       // no commit is embedded, so --commit adds nothing (as in Kubo builds without ldflags)
-      expect(await render(node, 'version', { options: { commit: true } })).to.equal('ipfs version 0.40.1\n')
-      expect(await render(node, 'version', { options: { repo: true } })).to.equal('18\n')
-      const all = await render(node, 'version', { options: { all: true } })
+      expect(await renderText(node, 'version', { options: { commit: true } })).to.equal('ipfs version 0.40.1\n')
+      expect(await renderText(node, 'version', { options: { repo: true } })).to.equal('18\n')
+      const all = await renderText(node, 'version', { options: { all: true } })
       const sys = (await node.invoke('version')).System
       expect(all).to.equal(`Kubo version: 0.40.1\nRepo version: 18\nSystem version: ${sys}\nGolang version: node-${process.version}\n`)
     })
 
     it('--repo wins over --number (Kubo checks repo first)', async () => {
-      expect(await render(node, 'version', { options: { repo: true, number: true } })).to.equal('18\n')
+      expect(await renderText(node, 'version', { options: { repo: true, number: true } })).to.equal('18\n')
     })
   })
 
@@ -76,7 +60,7 @@ describe('version plugin', () => {
     })
 
     it('text: path@version per line', async () => {
-      const text = await render(node, 'version/deps')
+      const text = await renderText(node, 'version/deps')
       expect(text.split('\n')[0]).to.match(/^tsipfs@\d+\.\d+\.\d+/)
       expect(text).to.match(/\nmultiformats@14\.\d+\.\d+\n/)
     })
