@@ -17,7 +17,6 @@ import { acquireLock, type RepoLock } from './repo/lock.js'
 import { FlatfsBlockstore } from './blockstore/flatfs.js'
 import { NodeBlockstore } from './blockstore/index.js'
 import { createPins, pinEmptyDir } from './pins/index.js'
-import { createLibp2pHost } from './libp2p/index.js'
 import { RequestLog } from './request-log.js'
 import { createNodeControl } from './node.js'
 import { createCidEncoder } from './cid-encoder.js'
@@ -26,7 +25,7 @@ import type { Logger } from 'winston'
 import { RwLock } from './util/rwlock.js'
 import { createGcRoots } from './gc/roots.js'
 import { createResolver, type Resolver } from './resolver/index.js'
-import { createBitswap, type BlockExchange } from './bitswap/index.js'
+import type { BlockExchange } from './bitswap/index.js'
 
 export interface CoreInit {
   /** repo folder; omitted: everything in memory (tests, embedding) */
@@ -38,6 +37,12 @@ export interface CoreInit {
   readOnly?: boolean
   /** start libp2p */
   online?: boolean
+  /** online: overrides Pubsub.Enabled (daemon --enable-pubsub-experiment) */
+  pubsub?: boolean
+  /** online: overrides Ipns.UsePubsub (daemon --enable-namesys-pubsub) */
+  ipnsPubsub?: boolean
+  /** online: Routing.Type to use instead of the config's (daemon --routing) */
+  routingType?: string
   /** inside `tsipfs daemon` */
   daemon?: boolean
   logging?: Logging
@@ -96,10 +101,13 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
     let libp2p: Libp2p | null = null
     let bitswap: BlockExchange | null = null
     if (init.online === true) {
-      libp2p = await createLibp2pHost({ privateKey: identity, config, datastore })
+      // loaded here, not at the top: an offline node never loads libp2p or bitswap (~50 MiB RSS)
+      const { createLibp2pHost } = await import('./libp2p/index.js')
+      libp2p = await createLibp2pHost({ privateKey: identity, config, datastore, pubsub: init.pubsub, ipnsPubsub: init.ipnsPubsub, routingType: init.routingType })
       // the exchange: started after libp2p (registered after it), it plugs into nodeBlockstore
       const settings = (config.Bitswap ?? {}) as { Libp2pEnabled?: unknown, ServerEnabled?: unknown }
       if (settings.Libp2pEnabled !== false) {
+        const { createBitswap } = await import('./bitswap/index.js')
         bitswap = createBitswap({ libp2p, blockstore: nodeBlockstore, logger: logging.forComponent('bitswap') }, { serverEnabled: settings.ServerEnabled !== false })
       }
     }

@@ -11,7 +11,8 @@ export interface RequestLogEntry {
   ID: number
 }
 
-interface Entry { id: number, command: string, args: string[], options: Record<string, unknown>, start: Date, end?: Date }
+/** start/end in epoch ms: a minute of requests (Kubo's default keep time) is tens of thousands of entries */
+interface Entry { id: number, command: string, args: string[], options: Record<string, unknown>, start: number, end?: number }
 
 export class RequestLog {
   private next = 0
@@ -27,24 +28,24 @@ export class RequestLog {
       this.prune()
       this.pruneAt = Math.max(1024, this.entries.length * 2)
     }
-    const entry: Entry = { id: this.next++, command, args, options, start: new Date() }
+    const entry: Entry = { id: this.next++, command, args, options, start: Date.now() }
     this.entries.push(entry)
-    return { finish: () => { entry.end = new Date() } }
+    return { finish: () => { entry.end = Date.now() } }
   }
 
   /** drop the requests that finished more than keepMs ago */
   private prune (): void {
     const cutoff = Date.now() - this.keepMs
     let kept = 0
-    for (const e of this.entries) if (e.end == null || e.end.getTime() >= cutoff) this.entries[kept++] = e
+    for (const e of this.entries) if (e.end == null || e.end >= cutoff) this.entries[kept++] = e
     this.entries.length = kept
   }
 
   list (): RequestLogEntry[] {
     this.prune()
     return this.entries.map(e => ({
-      StartTime: e.start.toISOString(),
-      EndTime: e.end?.toISOString() ?? '0001-01-01T00:00:00Z',
+      StartTime: new Date(e.start).toISOString(),
+      EndTime: e.end != null ? new Date(e.end).toISOString() : '0001-01-01T00:00:00Z',
       Active: e.end == null,
       Command: e.command,
       Options: e.options,

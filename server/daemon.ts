@@ -13,6 +13,7 @@ import { createOfflineScope } from '../core/container.js'
 import { startPeriodicGc, type PeriodicGc } from '../core/gc/periodic.js'
 import { createRpcApp } from './app.js'
 import { attachProxySupport, createGatewayApp } from './gateway/index.js'
+import { gatewaySettings } from './gateway/config.js'
 
 export interface DaemonMessage { Message: string }
 
@@ -21,6 +22,9 @@ interface DaemonOptions {
   initConfig?: string
   initProfile?: string
   enableGc?: boolean
+  routing?: string
+  enablePubsubExperiment?: boolean
+  enableNamesysPubsub?: boolean
 }
 
 /** A listen address from a multiaddr: TCP host/port or a unix socket path. */
@@ -84,6 +88,10 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     repoPath,
     configFile: options.configFile,
     online: !offline,
+    // only what is configured gets loaded: no gossipsub without pubsub, no kad-dht with Routing.Type none
+    pubsub: options.enablePubsubExperiment,
+    ipnsPubsub: options.enableNamesysPubsub,
+    routingType: options.routing != null && options.routing !== 'default' ? options.routing : undefined,
     daemon: true,
     logging: createLogging({ console: true }),
     shutdown: () => resolveStop('shutdown requested')
@@ -142,7 +150,11 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
         gatewayBound.push(await listen(server, addr))
         servers.push(server)
       }
+      const routingApi = gatewaySettings(cfg).exposeRoutingAPI
       for (const b of gatewayBound) yield { Message: `Gateway server listening on ${b}\n` }
+      for (const url of gatewayBound.map(gatewayUrl)) {
+        if (routingApi && url != null) yield { Message: `Routing V1 API exposed at ${url}/routing/v1\n` }
+      }
       const url = gatewayUrl(gatewayBound[0])
       if (url != null) await repo.setGatewayAddr(url)
     }

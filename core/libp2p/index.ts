@@ -1,12 +1,12 @@
-// The libp2p host: TCP, noise, yamux, identify, ping, kad-dht, gossipsub.
+// The libp2p host: TCP, noise, yamux, identify, ping; kad-dht unless Routing.Type says no DHT, gossipsub
+// only with pubsub enabled. This module is imported only by an online node (core/container.ts) and
+// the DHT and pubsub modules only when configured: an unused service costs memory (modules and state).
 import { createLibp2p } from 'libp2p'
 import { tcp } from '@libp2p/tcp'
 import { noise } from '@chainsafe/libp2p-noise'
 import { yamux } from '@chainsafe/libp2p-yamux'
 import { identify, identifyPush } from '@libp2p/identify'
 import { ping } from '@libp2p/ping'
-import { kadDHT } from '@libp2p/kad-dht'
-import { gossipsub } from '@libp2p/gossipsub'
 import type { Libp2p, PrivateKey } from '@libp2p/interface'
 import type { Datastore } from 'interface-datastore'
 import type { KuboConfig } from '../config/index.js'
@@ -16,6 +16,28 @@ export interface Libp2pDeps {
   privateKey: PrivateKey
   config: KuboConfig
   datastore: Datastore
+  /** overrides Pubsub.Enabled (daemon --enable-pubsub-experiment) */
+  pubsub?: boolean
+  /** overrides Ipns.UsePubsub (daemon --enable-namesys-pubsub) */
+  ipnsPubsub?: boolean
+  /** overrides Routing.Type (daemon --routing other than "default") */
+  routingType?: string
+}
+
+const flag = (v: unknown): boolean => v === true
+
+/** Kubo's pubsub switch: Pubsub.Enabled, implied by Ipns.UsePubsub (both default false; a daemon flag overrides each). */
+export function pubsubEnabled (config: KuboConfig, pubsub?: boolean, ipnsPubsub?: boolean): boolean {
+  return (pubsub ?? flag((config.Pubsub as Record<string, unknown> | undefined)?.Enabled)) ||
+    (ipnsPubsub ?? flag((config.Ipns as Record<string, unknown> | undefined)?.UsePubsub))
+}
+
+/** The DHT a Routing.Type runs: none ("none", "delegated": HTTP routers only), client or server mode. */
+export function dhtMode (config: KuboConfig, override?: string): 'none' | 'client' | 'server' {
+  const type = override ?? (config.Routing as Record<string, unknown> | undefined)?.Type
+  if (type === 'none' || type === 'delegated') return 'none'
+  if (type === 'dhtclient' || type === 'autoclient') return 'client'
+  return 'server'
 }
 
 const strings = (v: unknown): string[] => Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []
@@ -26,8 +48,19 @@ export function swarmListenAddrs (config: KuboConfig): string[] {
   return swarm.filter(a => /^\/ip[46]\/[^/]+\/tcp\/\d+$/.test(a))
 }
 
-export async function createLibp2pHost ({ privateKey, config, datastore }: Libp2pDeps): Promise<Libp2p> {
+export async function createLibp2pHost ({ privateKey, config, datastore, pubsub, ipnsPubsub, routingType }: Libp2pDeps): Promise<Libp2p> {
   const addresses = (config.Addresses ?? {}) as Record<string, unknown>
+  const optional: Record<string, unknown> = {}
+  const mode = dhtMode(config, routingType)
+  if (mode !== 'none') {
+    const [{ kadDHT }, { ipnsValidator }, { ipnsSelector }] = await Promise.all([import('@libp2p/kad-dht'), import('ipns/validator'), import('ipns/selector')])
+    // IPNS records are validated and chosen as Kubo's DHT does (without these, /ipns/ keys are refused)
+    optional.dht = kadDHT({ protocol: '/ipfs/kad/1.0.0', clientMode: mode === 'client', validators: { ipns: ipnsValidator }, selectors: { ipns: ipnsSelector } })
+  }
+  if (pubsubEnabled(config, pubsub, ipnsPubsub)) {
+    const { gossipsub } = await import('@libp2p/gossipsub')
+    optional.pubsub = gossipsub({ allowPublishToZeroTopicPeers: true, emitSelf: false })
+  }
   const node = await createLibp2p({
     privateKey,
     datastore,
@@ -45,8 +78,7 @@ export async function createLibp2pHost ({ privateKey, config, datastore }: Libp2
       identify: identify(),
       identifyPush: identifyPush(),
       ping: ping(),
-      dht: kadDHT({ protocol: '/ipfs/kad/1.0.0', clientMode: false }),
-      pubsub: gossipsub({ allowPublishToZeroTopicPeers: true, emitSelf: false })
+      ...optional
     }
   })
   return node as unknown as Libp2p

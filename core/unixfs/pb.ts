@@ -109,14 +109,15 @@ function unixfsLayout (d: UnixFSData): { headLen: number, tailLen: number, mtime
   return { headLen: head, tailLen: tail, mtime }
 }
 
-function writeUnixFS (buf: Uint8Array, pos: number, d: UnixFSData, mtime: Uint8Array | undefined): number {
+/** `dataInPlace`: the payload already sits where it goes (see allocChunk), only the fields around it are written */
+function writeUnixFS (buf: Uint8Array, pos: number, d: UnixFSData, mtime: Uint8Array | undefined, dataInPlace = false): number {
   buf[pos++] = 0x08
   buf[pos++] = d.type
   const data = d.data
   if (data !== undefined && data.length > 0) {
     buf[pos++] = 0x12
     pos = writeVarint(buf, pos, data.length)
-    buf.set(data, pos)
+    if (!dataInPlace) buf.set(data, pos)
     pos += data.length
   }
   if (d.fileSize !== undefined) { buf[pos++] = 0x18; pos = writeVarint(buf, pos, d.fileSize) }
@@ -148,14 +149,66 @@ export function unixfsSize (d: UnixFSData): number {
   return headLen + (d.data?.length ?? 0) + tailLen
 }
 
+/** Bytes kept free before and after a chunk from allocChunk: a leaf's dag-pb and UnixFS fields (2 MiB chunks need 11 before). */
+const FRAME_HEAD = 16
+const FRAME_TAIL = 48
+/** what allocChunk allocates beyond the chunk's length */
+export const CHUNK_FRAME = FRAME_HEAD + FRAME_TAIL
+/** chunks from allocChunk not framed yet: their buffer's free margins are ours to write */
+const framable = new WeakSet<Uint8Array>()
+/** the buffers of allocChunk not released yet */
+const chunkBuffers = new WeakSet<ArrayBuffer>()
+
+/**
+ * A buffer for `length` bytes of file data (a chunk being assembled) with room around it, so that
+ * encodeDataBlock can turn it into a leaf block in place instead of copying it into a new buffer.
+ * Only the chunker that allocated it may hand it out, once (it is framed at most once).
+ */
+export function allocChunk (length: number): Uint8Array {
+  const buf = Buffer.allocUnsafeSlow(FRAME_HEAD + length + FRAME_TAIL)
+  const chunk = buf.subarray(FRAME_HEAD, FRAME_HEAD + length)
+  framable.add(chunk)
+  chunkBuffers.add(buf.buffer as ArrayBuffer)
+  return chunk
+}
+
+/**
+ * Give back at once the memory of a block whose bytes are a chunk from allocChunk (a raw leaf, or a
+ * leaf framed around it), once it is stored where no reference to it is kept (a file written).
+ * Otherwise a stored block's buffer waits for a full GC: its JS object outlives the young generation
+ * while the write is under way, and V8 runs a full GC only every ~64 MiB of such external memory,
+ * which the allocator keeps afterwards. Every view of the buffer becomes empty. Other buffers are
+ * left alone; true when this one was freed.
+ */
+export function releaseChunk (bytes: Uint8Array): boolean {
+  const ab = bytes.buffer as ArrayBuffer
+  if (!chunkBuffers.delete(ab)) return false
+  // ES2024 ArrayBuffer.prototype.transfer (Node >= 21): detaches `ab`, whose memory is freed
+  ;(ab as ArrayBuffer & { transfer: (length?: number) => ArrayBuffer }).transfer(0)
+  return true
+}
+
 /**
  * A dag-pb block holding only a UnixFS message (no links): a leaf, an empty file or directory,
- * a symlink. The payload is copied once, straight into the block.
+ * a symlink. The payload is copied once, straight into the block; a chunk from allocChunk is not
+ * copied at all: the block is written around it, in the same buffer.
  */
 export function encodeDataBlock (d: UnixFSData): Uint8Array {
   const { headLen, tailLen, mtime } = unixfsLayout(d)
-  const inner = headLen + (d.data?.length ?? 0) + tailLen
-  const out = Buffer.allocUnsafe(1 + varintLength(inner) + inner)
+  const data = d.data
+  const inner = headLen + (data?.length ?? 0) + tailLen
+  const size = 1 + varintLength(inner) + inner
+  if (data != null && data.length > 0 && framable.has(data)) {
+    framable.delete(data)
+    const start = data.byteOffset - (1 + varintLength(inner) + headLen)
+    if (start >= 0 && start + size <= data.buffer.byteLength) {
+      const out = Buffer.from(data.buffer, start, size)
+      out[0] = 0x0a
+      writeUnixFS(out, writeVarint(out, 1, inner), d, mtime, true)
+      return out
+    }
+  }
+  const out = Buffer.allocUnsafe(size)
   out[0] = 0x0a
   const pos = writeVarint(out, 1, inner)
   writeUnixFS(out, pos, d, mtime)

@@ -4,6 +4,9 @@
 import type { Blockstore } from 'interface-blockstore'
 import type { CID } from 'multiformats/cid'
 import { validateMultihash } from '../../core/hashes.js'
+import { FlatfsBlockstore } from '../../core/blockstore/flatfs.js'
+import { NodeBlockstore } from '../../core/blockstore/index.js'
+import { releaseChunk } from '../../core/unixfs/pb.js'
 
 /**
  * Bytes per batch at most, whatever Import.BatchMaxSize says: with two batches in flight this is
@@ -25,6 +28,11 @@ export interface BatchSinkInit {
   signal?: AbortSignal
 }
 
+/** Does the store keep no reference to the bytes it is given once their put is done (it writes files)? */
+function storesCopies (store: Blockstore): boolean {
+  return store instanceof FlatfsBlockstore || (store instanceof NodeBlockstore && store.inner instanceof FlatfsBlockstore)
+}
+
 export class BatchSink {
   private batch: Array<{ cid: CID, bytes: Uint8Array }> = []
   private bytes = 0
@@ -35,6 +43,8 @@ export class BatchSink {
   private readonly maxBytes: number
   private readonly concurrency: number
   private readonly signal: AbortSignal | undefined
+  /** free the chunk buffers of written blocks at once (core/unixfs/pb.ts releaseChunk) */
+  private readonly release: boolean
   /** blocks the store has taken so far */
   written = 0
 
@@ -44,6 +54,7 @@ export class BatchSink {
     this.maxBytes = Math.min(init.maxBytes ?? MAX_BATCH_BYTES, MAX_BATCH_BYTES)
     this.concurrency = Math.max(init.concurrency ?? 2, 1)
     this.signal = init.signal
+    this.release = this.store != null && storesCopies(this.store)
   }
 
   /** Queue one block; resolves at once unless a full batch has to wait for room. */
@@ -66,6 +77,8 @@ export class BatchSink {
     const store = this.store
     const write: Promise<void> = (async () => {
       for await (const _ of store.putMany(batch, { signal: this.signal })) this.written++
+      // nothing else holds these blocks (the builders keep CIDs, not bytes): their memory goes back now
+      if (this.release) for (const b of batch) releaseChunk(b.bytes)
     })().catch((err) => { this.failure ??= err }).finally(() => { this.inFlight.delete(write) })
     this.inFlight.add(write)
   }

@@ -97,7 +97,8 @@ describe('daemon lifecycle', function () {
     const addr = `/ip4/127.0.0.1/tcp/${port}`
     const d = await startDaemon({ config: { 'Addresses.API': addr, 'Addresses.Gateway': addr } })
     try {
-      expect(d.log()).to.include(`RPC API server listening on ${addr}`).and.include(`Gateway server listening on ${addr}`)
+      expect(d.log()).to.include(`RPC API server listening on ${addr}`)
+        .and.include(`Gateway server listening on ${addr}\nRouting V1 API exposed at http://127.0.0.1:${port}/routing/v1\n`)
       expect(readFileSync(path.join(d.repo, 'gateway'), 'utf8').trim()).to.equal(`http://127.0.0.1:${port}`)
       const added = d.cli(['add', '-Q', '--pin=false'], { input: 'shared listener\n' })
       expect(added.status, added.stderr).to.equal(0)

@@ -1,9 +1,10 @@
 // Fixed-size chunker (boxo chunker/splitting.go sizeSplitterv2).
 import type { Chunker } from './types.js'
+import { allocChunk } from '../pb.js'
 
-/** One buffer holding `parts` (which together have `length` bytes). */
+/** One buffer holding `parts` (which together have `length` bytes), framable as a leaf in place. */
 function join (parts: Uint8Array[], length: number): Uint8Array {
-  const out = Buffer.allocUnsafeSlow(length)
+  const out = allocChunk(length)
   let off = 0
   for (const p of parts) { out.set(p, off); off += p.length }
   return out

@@ -4,6 +4,7 @@ import { balanced as jsBalanced, trickle as jsTrickle } from 'ipfs-unixfs-import
 import { MemoryBlockstore } from 'blockstore-core'
 import type { CID } from 'multiformats/cid'
 import { parseChunker, type Chunker } from '../../../core/unixfs/chunker/index.js'
+import { CHUNK_FRAME, encodeDataBlock, DataType } from '../../../core/unixfs/pb.js'
 import { addBytes, chachaBytes } from './unixfs-helpers.js'
 
 async function * pieces (data: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
@@ -98,16 +99,39 @@ describe('core/unixfs chunkers', function () {
       const one = await chunks(parseChunker('default'), data, 4096)
       expect(one).to.have.length(1)
       expect(one[0].buffer).to.equal(data.buffer)
-      // in several pieces: one buffer of exactly the file's size
+      // in several pieces: one buffer of the file's size (plus the room to frame it as a leaf in place)
       const three = await chunks(parseChunker('default'), data, 400)
       expect(three).to.have.length(1)
       expect(three[0].byteLength).to.equal(1024)
-      expect(three[0].buffer.byteLength).to.equal(1024)
+      expect(three[0].buffer.byteLength).to.equal(1024 + CHUNK_FRAME)
       // a full chunk assembled from pieces gets a buffer of exactly the chunk size; the short last
       // one, inside the last piece, is a view of it
       const big = chachaBytes('big', 300_000)
       const cut = await chunks(parseChunker('size-262144'), big, 65536)
-      expect(cut.map(c => c.buffer.byteLength)).to.deep.equal([262144, 300_000])
+      expect(cut.map(c => c.buffer.byteLength)).to.deep.equal([262144 + CHUNK_FRAME, 300_000])
+    })
+
+    it('an assembled chunk becomes its dag-pb leaf in place, once; other data is copied', async () => {
+      const big = chachaBytes('frame', 300_000)
+      const [first, last] = await chunks(parseChunker('size-262144'), big, 65536)
+      const copy = Uint8Array.from(first)
+      const leaf = { type: DataType.File, fileSize: first.length, mode: 0o644, mtime: { secs: 1700000000, nsecs: 5 } }
+      // the same bytes as a block encoded from a copy, in the chunk's own buffer
+      const want = encodeDataBlock({ ...leaf, data: copy })
+      expect(want.buffer).to.not.equal(copy.buffer)
+      const block = encodeDataBlock({ ...leaf, data: first })
+      expect(Buffer.from(block).equals(Buffer.from(want))).to.equal(true)
+      expect(block.buffer).to.equal(first.buffer)
+      expect(Buffer.from(first).equals(Buffer.from(copy))).to.equal(true)
+      // a second encoding of the same chunk does not write over the first block
+      const again = encodeDataBlock({ type: DataType.Raw, data: first })
+      expect(again.buffer).to.not.equal(first.buffer)
+      expect(Buffer.from(block).equals(Buffer.from(want))).to.equal(true)
+      // a view of the input (not assembled) is copied, its neighbours untouched
+      const before = Buffer.from(big)
+      const leafOfView = encodeDataBlock({ type: DataType.File, data: last, fileSize: last.length })
+      expect(leafOfView.buffer).to.not.equal(big.buffer)
+      expect(Buffer.from(big).equals(before)).to.equal(true)
     })
   })
 
