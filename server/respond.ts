@@ -131,7 +131,7 @@ async function * withTrailer<T> (ctx: Context, source: AsyncIterable<T>, first: 
 const PUMP_AHEAD = 4 * 1024 * 1024
 
 /** Resolves when the response can take more data, or is gone. */
-async function drained (res: Context['res']): Promise<void> {
+export async function drained (res: Context['res']): Promise<void> {
   await new Promise<void>(resolve => {
     const done = (): void => {
       res.off('drain', done)

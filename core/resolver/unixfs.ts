@@ -250,9 +250,10 @@ export interface ReadOptions {
   prefetch?: number
 }
 
-type FileDagNode = Uint8Array | { pb: dagPb.PBNode, fs: UnixfsData }
+/** a node of a file DAG: a raw leaf's bytes, or a dag-pb node with its UnixFS data */
+export type FileDagNode = Uint8Array | { pb: dagPb.PBNode, fs: UnixfsData }
 
-function decodeFileChild (cid: CID, block: Uint8Array): FileDagNode {
+export function decodeFileChild (cid: CID, block: Uint8Array): FileDagNode {
   if (cid.code === RAW_CODEC) return block
   if (cid.code !== DAG_PB_CODEC) throw new RpcError('unknown node type')
   const pb = decodePb(block)

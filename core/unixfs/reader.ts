@@ -3,16 +3,14 @@
 // each node's blocksizes); the next blocks of each level are requested ahead of the one being read
 // (up to a byte budget), so reading them overlaps the consumer's work (a socket write). Errors are
 // the ones of boxo's DagReader as the resolver's readFile words them.
-import type { PBNode } from '@ipld/dag-pb'
 import type { CID } from 'multiformats/cid'
-import { RpcError } from '../errors.js'
 import type { BufferPool } from './buffer-pool.js'
-import { DAG_PB_CODEC, DATA_TYPE_NAMES, DataType, RAW_CODEC, decodePb, decodeUnixfsData, type UnixfsData } from '../resolver/unixfs.js'
+import { decodeFileChild, type FileDagNode } from '../resolver/unixfs.js'
 
 export type BlockGetter = (cid: CID) => Promise<Uint8Array>
 
 /** A file's root: the bytes of a raw block, or a decoded dag-pb node and its UnixFS data. */
-export type FileRoot = Uint8Array | { pb: PBNode, fs: UnixfsData }
+export type FileRoot = FileDagNode
 
 export interface FileReadOptions {
   /** first byte (default 0) */
@@ -35,22 +33,6 @@ const DEFAULT_MAX_AHEAD = 16
 /** the size assumed for a child whose size is not recorded (the default chunk size) */
 const SIZE_GUESS = 256 * 1024
 
-/** Decode a child of a file node (boxo's DagReader errors). */
-export function decodeFileChild (cid: CID, block: Uint8Array): FileRoot {
-  if (cid.code === RAW_CODEC) return block
-  if (cid.code !== DAG_PB_CODEC) throw new RpcError('unknown node type')
-  const pb = decodePb(block)
-  let fs: UnixfsData
-  try {
-    fs = decodeUnixfsData(pb.Data)
-  } catch (err) {
-    throw new RpcError(`incorrectly formatted protobuf: ${(err as Error).message}`)
-  }
-  if (fs.type !== DataType.File && fs.type !== DataType.Raw) {
-    throw new RpcError(`found ${DATA_TYPE_NAMES[fs.type]} node in unexpected place`)
-  }
-  return { pb, fs }
-}
 
 interface Child {
   cid: CID

@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http'
 import { Readable } from 'node:stream'
 import type { Context } from 'koa'
 import { blockBuffers } from '../../core/unixfs/buffer-pool.js'
+import { drained } from '../respond.js'
 import { CACHE_MAX_BODY } from './cache.js'
 import type { GatewayRequest } from './context.js'
 import { errorPage, html } from './html.js'
@@ -271,18 +272,6 @@ async function streamBody (r: GatewayRequest, source: AsyncIterable<Uint8Array>)
   await writeBody(r, first, it, length)
 }
 
-/** Resolves when the response can take more data, or is gone. */
-async function drained (res: Context['res']): Promise<void> {
-  await new Promise<void>(resolve => {
-    const done = (): void => {
-      res.off('drain', done)
-      res.off('close', done)
-      resolve()
-    }
-    res.on('drain', done)
-    res.on('close', done)
-  })
-}
 
 /**
  * End a response shorter than its Content-Length: what was written goes out (Node's http corks the
