@@ -6,9 +6,10 @@ import { existsSync, mkdirSync, readFileSync, mkdtempSync, rmSync } from 'node:f
 import os from 'node:os'
 import path from 'node:path'
 import { startDaemon, ROOT, type Daemon } from '../helpers/daemon.js'
+import { ensureDebs, skipWithReason } from '../helpers/debs.js'
 import { rpc, multipart } from '../helpers/rpc.js'
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(p => existsSync(p))
+let CHROMIUM: string | undefined
 const FIXTURES = path.resolve(ROOT, '..', 'shared', 'fixtures', 'gateway-conformance')
 const ARTIFACTS = path.join(ROOT, '.test-artifacts')
 
@@ -39,10 +40,10 @@ describe('gateway in a browser (headless Chromium)', function () {
   let gw: string
 
   before(async function () {
-    if (CHROMIUM == null) {
-      // Debian's `chromium` package provides it: apt-get install -y chromium
-      this.skip()
-    }
+    this.timeout(900_000) // installing Debian's chromium on a fresh machine
+    const missing = ensureDebs({ chromium: 'chromium' })
+    if (missing != null) skipWithReason(this, missing)
+    CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(p => existsSync(p)) ?? 'chromium'
     d = await startDaemon()
     gw = readFileSync(path.join(d.repo, 'gateway'), 'utf8').trim()
     mkdirSync(ARTIFACTS, { recursive: true })

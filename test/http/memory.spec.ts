@@ -6,6 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { startDaemon, runCli, type Daemon } from '../helpers/daemon.js'
+import { skipWithReason } from '../helpers/debs.js'
 
 /** Run `fn` with extra environment variables for the processes it spawns. */
 async function withEnv<T> (vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
@@ -76,7 +77,7 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
   })
 
   it('the daemon runs in the spawned process with the heap flags; TSIPFS_DAEMON_NODE_FLAGS replaces them', async function () {
-    if (process.platform !== 'linux') this.skip()
+    if (process.platform !== 'linux') skipWithReason(this, `reads /proc/<pid>/cmdline: Linux only (this is ${process.platform})`)
     const cmdline = (d: Daemon): string[] => readFileSync(`/proc/${d.proc.pid ?? 0}/cmdline`, 'utf8').split('\0')
     const d = await startDaemon()
     try {

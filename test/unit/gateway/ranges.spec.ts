@@ -92,9 +92,10 @@ describe('gateway: range requests (§2.4)', () => {
       expect(b.body.length).to.equal(2)
     })
     it('cuts a full read short instead of hanging', async () => {
+      // either the connection is cut (the client sees the abort) or the body ends short of the length
       const res = await gw.get(PARTIAL).catch(err => err as Error)
-      if (res instanceof Error) return
-      expect(res.body.length).to.be.below(3072)
+      if (res instanceof Error) expect(res.message).to.match(/aborted|socket hang up|ECONNRESET/)
+      else expect(res.body.length).to.be.below(3072)
     })
   })
 

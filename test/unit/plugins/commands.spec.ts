@@ -1,5 +1,8 @@
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { createTestNode, type TestNode, renderText } from '../../helpers/node.js'
 import type { CommandsOutput } from '../../../registry/registry.js'
 import { commandsPlugin } from '../../../plugins/commands/index.js'
@@ -8,10 +11,7 @@ import { versionPlugin } from '../../../plugins/version/index.js'
 import { idPlugin } from '../../../plugins/id/index.js'
 import { removedPlugin } from '../../../plugins/removed/index.js'
 import { cliPlugin } from '../../../plugins/cli/index.js'
-
-const hasShell = (sh: string): boolean => {
-  try { execFileSync(sh, ['-c', 'true'], { stdio: 'ignore' }); return true } catch { return false }
-}
+import { ensureDebs, skipWithReason } from '../../helpers/debs.js'
 
 describe('commands plugin', () => {
   let node: TestNode
@@ -81,6 +81,13 @@ describe('commands plugin', () => {
   })
 
   describe('commands/completion', () => {
+    /** why a shell cannot be run here (undefined: it runs) */
+    const noShell: Record<string, string | undefined> = {}
+    before(function () {
+      this.timeout(900_000) // installing Debian's zsh and fish on a fresh machine
+      for (const sh of ['bash', 'zsh', 'fish']) noShell[sh] = ensureDebs({ [sh]: sh })
+    })
+    const shell = (ctx: Mocha.Context, sh: string): void => { if (noShell[sh] != null) skipWithReason(ctx, noShell[sh]) }
     it('is NoRemote (404 over HTTP) with its children', () => {
       expect(node.registry.httpAllowed(['commands', 'completion'])).to.equal(false)
       for (const sh of ['bash', 'zsh', 'fish']) {
@@ -89,7 +96,7 @@ describe('commands plugin', () => {
       }
     })
 
-    it('bash: a script completing commands, subcommands and flags', async () => {
+    it('bash: a script completing commands, subcommands and flags', async function () {
       const script = (await node.invoke('commands/completion/bash') as Buffer).toString()
       expect(script.startsWith('#!/bin/bash\n')).to.equal(true)
       expect(script).to.include('complete -o nosort -o nospace -o default -F _tsipfs tsipfs')
@@ -97,11 +104,12 @@ describe('commands plugin', () => {
       expect(script).to.include('--peerid-base')
       // CLI-only commands are completed too
       expect(script).to.include("'daemon')")
-      if (hasShell('bash')) execFileSync('bash', ['-n'], { input: script })
+      shell(this, 'bash')
+      execFileSync('bash', ['-n'], { input: script })
     })
 
     it('bash: completing a real command line', async function () {
-      if (!hasShell('bash')) this.skip()
+      shell(this, 'bash')
       const script = (await node.invoke('commands/completion/bash') as Buffer).toString()
       const complete = (words: string[]): string[] => execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(${words.map(w => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _tsipfs; printf '%s\\n' "\${COMPREPLY[@]}"`]).toString().split('\n').filter(Boolean)
       expect(complete(['tsipfs', 'vers'])).to.deep.equal(['version '])
@@ -110,20 +118,32 @@ describe('commands plugin', () => {
       expect(complete(['tsipfs', 'id', '--peer'])).to.deep.equal(['--peerid-base='])
     })
 
-    it('zsh: the bash functions through bashcompinit', async () => {
+    it('zsh: the bash functions through bashcompinit', async function () {
       const script = (await node.invoke('commands/completion/zsh') as Buffer).toString()
       expect(script.startsWith('#compdef tsipfs\n')).to.equal(true)
       expect(script).to.include('bashcompinit')
       expect(script).to.include('_tsipfs()')
-      if (hasShell('zsh')) execFileSync('zsh', ['-n'], { input: script })
+      shell(this, 'zsh')
+      execFileSync('zsh', ['-n'], { input: script })
     })
 
-    it('fish: complete lines per command and option', async () => {
+    it('fish: complete lines per command and option', async function () {
       const script = (await node.invoke('commands/completion/fish') as Buffer).toString()
       expect(script).to.include("complete -c tsipfs -n '__fish_tsipfs_at_path' -a 'version' -d 'Show IPFS version information.'")
       expect(script).to.include("complete -c tsipfs -n '__fish_tsipfs_seen_path \\'version\\'' -s 'n' -l 'number' -d 'Only show the version number.'")
       expect(script).to.include("complete -c tsipfs -n '__fish_tsipfs_seen_path \\'id\\'' -r -s 'f' -l 'format'")
-      if (hasShell('fish')) execFileSync('fish', ['--no-execute'], { input: script })
+      shell(this, 'fish')
+      // fish 3.6 cannot read a script from Node's stdin socket: give it a file
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'tsipfs-fish-'))
+      try {
+        writeFileSync(path.join(dir, 'tsipfs.fish'), script)
+        execFileSync('fish', ['--no-execute', path.join(dir, 'tsipfs.fish')])
+        // a syntax error is caught: the check can fail
+        writeFileSync(path.join(dir, 'bad.fish'), script + '\nend\n')
+        expect(() => execFileSync('fish', ['--no-execute', path.join(dir, 'bad.fish')], { stdio: 'ignore' })).to.throw()
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
     })
   })
 })
