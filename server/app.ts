@@ -13,6 +13,7 @@ import type { InvokeInput } from '../registry/registry.js'
 import { ENCODINGS, preamble, sendError, sendOutcome } from './respond.js'
 import { Readable } from 'node:stream'
 import { bodyLines, multipartBoundary, multipartFiles } from './multipart.js'
+import { setOwn } from '../core/util/own.js'
 
 const ACCESS_DENIED = 'Kubo RPC Access Denied: Please provide a valid authorization token as defined in the API.Authorizations configuration.'
 const COMPANION_ORIGINS = ['chrome-extension://nibjojkomfdiaoajekhjakgkdhaomnch', 'chrome-extension://hjoieblefckbooibpepigmacodalfndh']
@@ -46,7 +47,7 @@ export function authHeaderFor (secret: string): string {
 function readSecurity (cfg: KuboConfig): Omit<Security, 'origins'> & { configured: string[] } {
   const api = (cfg.API ?? {}) as { HTTPHeaders?: Record<string, unknown> | null, Authorizations?: Record<string, { AuthSecret?: string, AllowedPaths?: string[] }> | null }
   const headers: Record<string, string[]> = {}
-  for (const [k, v] of Object.entries(api.HTTPHeaders ?? {})) headers[k] = Array.isArray(v) ? v.map(String) : [String(v)]
+  for (const [k, v] of Object.entries(api.HTTPHeaders ?? {})) setOwn(headers, k, Array.isArray(v) ? v.map(String) : [String(v)])
   const lower = (name: string): string[] | undefined => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1]
   const credentials = lower('access-control-allow-credentials')
   let auth: Map<string, string[]> | undefined

@@ -2,6 +2,7 @@
 // document. No autoconf cache is kept, so the offline fallback (boxo autoconf/fallbacks.go) is used,
 // as Kubo does when its cache is empty.
 import { FALLBACK_BOOTSTRAP, type Json, type KuboConfig } from './defaults.js'
+import { setOwn } from '../util/own.js'
 
 export const AUTO_PLACEHOLDER = 'auto'
 export const DEFAULT_AUTOCONF_URL = 'https://conf.ipfs-mainnet.org/autoconf.json'
@@ -83,15 +84,15 @@ export function dnsResolversWithAutoConf (cfg: KuboConfig): Record<string, strin
   const out: Record<string, string> = {}
   for (const [domain, resolver] of Object.entries(resolvers)) {
     if (resolver === AUTO_PLACEHOLDER) {
-      const list = ac?.dnsResolvers[domain]
-      if (list != null && list.length > 0) out[domain] = list[0]
+      const list = ac != null && Object.hasOwn(ac.dnsResolvers, domain) ? ac.dnsResolvers[domain] : undefined
+      if (list != null && list.length > 0) setOwn(out, domain, list[0])
     } else {
-      out[domain] = String(resolver)
+      setOwn(out, domain, String(resolver))
     }
   }
   if (ac != null) {
     for (const [domain, list] of Object.entries(ac.dnsResolvers)) {
-      if (!(domain in out) && list.length > 0) out[domain] = list[0]
+      if (!Object.hasOwn(out, domain) && list.length > 0) setOwn(out, domain, list[0])
     }
   }
   return out

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import type { Json, KuboConfig } from './defaults.js'
 import { writeFileAtomic } from '../util/fs.js'
+import { getOwn, setOwn } from '../util/own.js'
 
 export type { Json, KuboConfig } from './defaults.js'
 
@@ -28,7 +29,7 @@ export function getPath (cfg: Json, parts: string[]): Json | undefined {
   let cur: Json | undefined = cfg
   for (const part of parts) {
     if (cur == null || typeof cur !== 'object' || Array.isArray(cur)) return undefined
-    cur = (cur as Record<string, Json>)[part]
+    cur = getOwn(cur as Record<string, Json>, part)
   }
   return cur
 }
@@ -36,11 +37,11 @@ export function getPath (cfg: Json, parts: string[]): Json | undefined {
 export function setPath (cfg: KuboConfig, parts: string[], value: Json): void {
   let cur: Record<string, Json> = cfg
   for (const part of parts.slice(0, -1)) {
-    const next = cur[part]
-    if (next == null || typeof next !== 'object' || Array.isArray(next)) cur[part] = {}
-    cur = cur[part] as Record<string, Json>
+    const next = getOwn(cur, part)
+    if (next == null || typeof next !== 'object' || Array.isArray(next)) setOwn(cur, part, {})
+    cur = getOwn(cur, part) as Record<string, Json>
   }
-  cur[parts[parts.length - 1]] = value
+  setOwn(cur, parts[parts.length - 1], value)
 }
 
 /** Kubo's common.MapGetKV: the value at a dotted key, or `X not found` / `X key is not a map`. */
@@ -51,7 +52,7 @@ export function mapGetKV (cfg: Json, key: string): Json {
     const sofar = parts.slice(0, i).join('.')
     if (cur == null || typeof cur !== 'object' || Array.isArray(cur)) throw new Error(`${sofar} key is not a map`)
     if (!Object.hasOwn(cur, parts[i])) throw new Error(`${sofar !== '' ? sofar + '.' : ''}${parts[i]} not found`)
-    cur = cur[parts[i]]
+    cur = getOwn(cur, parts[i]) as Json
   }
   return cur
 }
@@ -63,11 +64,11 @@ export function mapSetKV (cfg: KuboConfig, key: string, value: Json): void {
   for (let i = 0; i < parts.length; i++) {
     if (cur == null || typeof cur !== 'object' || Array.isArray(cur)) throw new Error(`${parts.slice(0, i).join('.')} key is not a map`)
     if (i === parts.length - 1) {
-      cur[parts[i]] = value
+      setOwn(cur, parts[i], value)
       break
     }
-    if (cur[parts[i]] === undefined || cur[parts[i]] === null) cur[parts[i]] = {}
-    cur = cur[parts[i]]
+    if (getOwn(cur, parts[i]) == null) setOwn(cur, parts[i], {})
+    cur = getOwn(cur, parts[i]) as Json
   }
 }
 

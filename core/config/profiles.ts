@@ -3,6 +3,7 @@
 import { DEFAULT_SWARM, type Json, type KuboConfig } from './defaults.js'
 import { AUTO_PLACEHOLDER, DEFAULT_AUTOCONF_URL } from './autoconf.js'
 import { normalizeConfig } from './schema.js'
+import { getOwn, setOwn } from '../util/own.js'
 
 export interface ProfileOptions {
   /** randomports: the port to use (Kubo asks the OS for a free one) */
@@ -30,9 +31,9 @@ const PEBBLE_FORMAT_NEWEST = 24
 
 type Obj = { [k: string]: Json }
 function sub (o: Obj, key: string): Obj {
-  const v = o[key]
-  if (v == null || typeof v !== 'object' || Array.isArray(v)) o[key] = {}
-  return o[key] as Obj
+  const v = getOwn(o, key)
+  if (v == null || typeof v !== 'object' || Array.isArray(v)) setOwn(o, key, {})
+  return getOwn(o, key) as Obj
 }
 const list = (v: Json | undefined): string[] => Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []
 
@@ -279,5 +280,5 @@ export function applyProfiles (cfg: KuboConfig, names: string): void {
   let normalized: KuboConfig
   try { normalized = normalizeConfig(cfg) } catch { return }
   for (const k of Object.keys(cfg)) delete cfg[k]
-  Object.assign(cfg, normalized)
+  for (const [k, v] of Object.entries(normalized)) setOwn(cfg, k, v)
 }

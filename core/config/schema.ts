@@ -4,6 +4,7 @@
 import type { Json, KuboConfig } from './defaults.js'
 import type { ConfigStore } from './index.js'
 import { ConfigDecodeError, formatGoDuration, parseGoDuration, parseHumanBytes } from './units.js'
+import { getOwn, setOwn } from '../util/own.js'
 
 export { ConfigDecodeError }
 
@@ -370,7 +371,7 @@ export function sortKeysDeep (v: Json): Json {
   if (Array.isArray(v)) return v.map(sortKeysDeep)
   if (!isObject(v)) return v
   const out: { [k: string]: Json } = {}
-  for (const k of Object.keys(v).sort(byteOrder)) out[k] = sortKeysDeep(v[k])
+  for (const k of Object.keys(v).sort(byteOrder)) setOwn(out, k, sortKeysDeep(v[k]))
   return out
 }
 export const byteOrder = (a: string, b: string): number => a < b ? -1 : a > b ? 1 : 0
@@ -438,7 +439,7 @@ function decode (t: GoType, v: Json, ctx: Ctx): Decoded {
       if (v === null) return zero(t)
       if (!isObject(v)) { soft(ctx, typeError(ctx, jsonKind(v), typeName(t))); return zero(t) }
       const out: { [k: string]: Json } = {}
-      for (const k of Object.keys(v)) out[k] = decode(t.elem, v[k], ctx).v
+      for (const k of Object.keys(v)) setOwn(out, k, decode(t.elem, v[k], ctx).v)
       return { v: sortKeysDeep(out), empty: Object.keys(out).length === 0 }
     }
     case 'ptr':
@@ -582,8 +583,8 @@ export function normalizeConfig (cfg: Json): KuboConfig {
 export function mergeDeep (left: { [k: string]: Json }, right: { [k: string]: Json }): { [k: string]: Json } {
   const out: { [k: string]: Json } = { ...left }
   for (const [k, rv] of Object.entries(right)) {
-    const lv = out[k]
-    out[k] = isObject(rv) && isObject(lv) ? mergeDeep(lv, rv) : rv
+    const lv = getOwn(out, k)
+    setOwn(out, k, isObject(rv) && isObject(lv) ? mergeDeep(lv, rv) : rv)
   }
   return out
 }

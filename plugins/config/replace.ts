@@ -7,6 +7,7 @@ import { defineCommand } from '../../registry/define.js'
 import type { FileEntry } from '../../registry/types.js'
 import { goJsonDecodeFirst } from './gojson.js'
 import { PRIVKEY_SELECTOR, nodePeerId } from './repo.js'
+import { setOwn } from '../../core/util/own.js'
 
 type Obj = { [k: string]: Json }
 const isObject = (v: unknown): v is Obj => v != null && typeof v === 'object' && !Array.isArray(v)
@@ -74,7 +75,7 @@ export const configReplace = defineCommand({
       if ((typeof newApi.Key === 'string' && newApi.Key !== '') || (endpoint !== '' && endpoint !== oldApi.Endpoint)) {
         throw new RpcError('cannot change remote pinning services api info with `config replace`')
       }
-      newServices[name] = { ...newSvc, API: oldApi }
+      setOwn(newServices, name, { ...newSvc, API: oldApi })
     }
 
     await setRepoConfig(config, next)

@@ -8,6 +8,7 @@ import * as Digest from 'multiformats/hashes/digest'
 import { equals } from 'uint8arrays/equals'
 import { mapGetKV, type Json, type KuboConfig } from '../../core/config/index.js'
 import { goMarshal } from './gojson.js'
+import { setOwn } from '../../core/util/own.js'
 
 /** config.PinningConcealSelector */
 export const PINNING_CONCEAL = ['Pinning', 'RemoteServices', '*', 'API', 'Key']
@@ -41,9 +42,9 @@ export function scrub (m: { [k: string]: Json }, key: string[]): { [k: string]: 
   const out: { [k: string]: Json } = {}
   for (const [k, v] of Object.entries(m)) {
     if (key[0] === '*' || equalFold(key[0], k)) {
-      if (isObject(v)) out[k] = scrub(v, key.slice(1))
+      if (isObject(v)) setOwn(out, k, scrub(v, key.slice(1)))
     } else {
-      out[k] = v
+      setOwn(out, k, v)
     }
   }
   return out

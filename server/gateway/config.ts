@@ -3,6 +3,7 @@
 import type { KuboConfig } from '../../core/config/index.js'
 import { parseHumanBytes } from '../../core/config/units.js'
 import { parseDurationMs } from '../../core/util/duration.js'
+import { setOwn } from '../../core/util/own.js'
 
 export interface PublicGateway {
   paths: string[]
@@ -67,7 +68,7 @@ const sortedSet = (values: string[]): string[] => [...new Set(values.map(canonic
 /** Gateway.HTTPHeaders with boxo's CORS defaults (gateway/headers.go ApplyCors). */
 function corsHeaders (configured: Obj): Record<string, string[]> {
   const headers: Record<string, string[]> = {}
-  for (const [k, v] of Object.entries(configured)) headers[canonicalHeader(k)] = strings(v)
+  for (const [k, v] of Object.entries(configured)) setOwn(headers, canonicalHeader(k), strings(v))
   headers['Access-Control-Allow-Origin'] ??= ['*']
   headers['Access-Control-Allow-Methods'] ??= ['GET', 'HEAD', 'OPTIONS']
   headers['Access-Control-Allow-Headers'] = sortedSet(['Content-Type', 'User-Agent', 'Range', 'X-Requested-With', ...(headers['Access-Control-Allow-Headers'] ?? [])])

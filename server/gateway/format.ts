@@ -1,6 +1,7 @@
 // Response formats (?format= and Accept, IPIP-0523: ?format wins) and the Etags tied to them.
 import type { CID } from 'multiformats/cid'
 import { GatewayError } from './errors.js'
+import { setOwn } from '../../core/util/own.js'
 
 export const RAW = 'application/vnd.ipld.raw'
 export const CAR = 'application/vnd.ipld.car'
@@ -56,7 +57,7 @@ export function parseMediaType (s: string): { type: string, params: Record<strin
     let v = p.slice(eq + 1).trim()
     if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) v = v.slice(1, -1)
     if (k === '') throw new Error('mime: invalid media parameter')
-    params[k] = v
+    setOwn(params, k, v)
   }
   return { type, params }
 }

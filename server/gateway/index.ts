@@ -22,6 +22,7 @@ import { escapePath } from './resolve.js'
 import { sendError, sendNotFound, sendRedirect } from './respond.js'
 import { isRoutingPath, serveRouting } from './routing.js'
 import { createNodeRouter } from './routing-node.js'
+import { setOwn } from '../../core/util/own.js'
 
 export { dnslinkFromEnv, type DnslinkInit, type DnslinkLookup } from './dnslink.js'
 
@@ -342,7 +343,7 @@ async function remember (ctx: Context, cache: ResponseCache, key: string, genera
   for (const name of (res as unknown as { getRawHeaderNames: () => string[] }).getRawHeaderNames()) {
     const v = res.getHeader(name)
     if (v == null) continue
-    headers[name] = Array.isArray(v) ? v.map(String) : String(v)
+    setOwn(headers, name, Array.isArray(v) ? v.map(String) : String(v))
   }
   cache.set(key, { status, headers, body, generation })
 }
