@@ -1,5 +1,7 @@
-// Streaming multipart/form-data reader: parts are yielded as they arrive and their bodies are
-// streamed, never buffered whole (an `add` of many GiB stays in constant memory).
+// Streaming multipart/form-data reader with the semantics of Go's mime/multipart (what Kubo parses uploads
+// with): parts are yielded as they arrive and their bodies streamed, never buffered whole; every step is
+// linear in the bytes it reads (busboy was evaluated: it needs CRLF and a form-data Content-Disposition,
+// which Go does not).
 import path from 'node:path'
 import { RequestParseError } from '../core/errors.js'
 import type { FileEntry } from '../registry/types.js'
@@ -27,107 +29,231 @@ export function multipartBoundary (contentType: string | undefined): string | un
   throw new RequestParseError('no multipart boundary param in Content-Type')
 }
 
-class Reader {
-  buf: Buffer = Buffer.alloc(0)
-  done = false
-  private readonly it: AsyncIterator<Buffer>
+// Go's mime/multipart limits: boundary lines are read through a 4096-byte bufio.Reader, part headers
+// may total 10 MiB and 10000 lines.
+const LINE_MAX = 4096
+const HEADER_BYTES_MAX = 10 << 20
+const HEADER_LINES_MAX = 10000
+const EMPTY = Buffer.alloc(0)
+const NL_DASH = Buffer.from('\n-')
+
+/** Go's %q for an error text */
+const goQuote = (b: Buffer): string => JSON.stringify(b.toString('latin1'))
+
+/** Body bytes read ahead: `buf[pos..]` is unread; every operation is linear in the bytes it consumes. */
+class Input {
+  buf: Buffer = EMPTY
+  pos = 0
+  eof = false
+  private readonly it: AsyncIterator<Buffer | Uint8Array>
   constructor (source: AsyncIterable<Buffer | Uint8Array>) {
-    this.it = (source as AsyncIterable<Buffer>)[Symbol.asyncIterator]()
+    this.it = source[Symbol.asyncIterator]()
   }
 
-  /** pull one more chunk; false at the end of input */
-  async fill (): Promise<boolean> {
-    if (this.done) return false
-    const { value, done } = await this.it.next()
-    if (done === true) { this.done = true; return false }
-    const chunk = Buffer.isBuffer(value) ? value : Buffer.from(value)
-    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk])
+  get avail (): number { return this.buf.length - this.pos }
+
+  /** Append the next chunk to the unread bytes (copying only those, which callers keep short). */
+  async more (): Promise<boolean> {
+    if (this.eof) return false
+    for (;;) {
+      const { value, done } = await this.it.next()
+      if (done === true) { this.eof = true; return false }
+      const chunk = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+      if (chunk.length === 0) continue
+      this.buf = this.avail === 0 ? chunk : Buffer.concat([this.buf.subarray(this.pos), chunk])
+      this.pos = 0
+      return true
+    }
+  }
+
+  /**
+   * bufio.Reader.ReadSlice('\n') with a buffer of `max` bytes: the line with its '\n'; at the end of input
+   * whatever is left (flag eof); `full` when `max` bytes come without a '\n'. Long lines are gathered
+   * chunk by chunk, never re-scanned.
+   */
+  /**
+   * Skip the whole lines already read that cannot be a boundary line (they do not start with '-'), a
+   * window at a time instead of a line at a time; false when one of them is longer than `max`.
+   */
+  skipLines (max: number): boolean {
+    const b = this.buf
+    let p = this.pos
+    if (p >= b.length || b[p] === 45) return true
+    const next = b.indexOf(NL_DASH, p)
+    const end = next >= 0 ? next + 1 : b.lastIndexOf(10) + 1
+    if (end <= p) return true
+    while (end - p > max) {
+      const w = b.lastIndexOf(10, p + max - 1)
+      if (w < p) return false
+      p = w + 1
+    }
+    this.pos = end
     return true
   }
 
-  /** make at least n bytes available; false if input ends first */
-  async need (n: number): Promise<boolean> {
-    while (this.buf.length < n) if (!await this.fill()) return false
-    return true
+  /** a whole line already read (no promise per line), or undefined */
+  lineNow (max: number): { line: Buffer, eof?: boolean, full?: boolean } | undefined {
+    const nl = this.buf.indexOf(10, this.pos)
+    if (nl < 0 || nl + 1 - this.pos > max) return undefined
+    const line = this.buf.subarray(this.pos, nl + 1)
+    this.pos = nl + 1
+    return { line }
   }
-}
 
-/** Length of the longest tail of `buf` that is a proper prefix of `delim` (0 when none). */
-function partialDelimiter (buf: Buffer, delim: Buffer): number {
-  const first = delim[0]
-  for (let k = Math.min(delim.length - 1, buf.length); k > 0; k--) {
-    const at = buf.length - k
-    if (buf[at] === first && buf.compare(delim, 0, k, at, buf.length) === 0) return k
-  }
-  return 0
-}
-
-const malformed = (what: string): RequestParseError => new RequestParseError(`multipart: ${what}`)
-
-/** Parse a multipart body. Each part's body must be read (or is drained) before the next part is yielded. */
-export async function * parseMultipart (source: AsyncIterable<Buffer | Uint8Array>, boundary: string): AsyncGenerator<Part> {
-  const r = new Reader(source)
-  const dash = Buffer.from(`--${boundary}`)
-  const delim = Buffer.from(`\r\n--${boundary}`)
-  // preamble: find the first boundary line
-  for (;;) {
-    const i = r.buf.indexOf(dash)
-    if (i >= 0 && (i === 0 || (i >= 2 && r.buf[i - 2] === 13 && r.buf[i - 1] === 10))) {
-      r.buf = r.buf.subarray(i + dash.length)
-      break
-    }
-    if (!await r.fill()) throw malformed('NextPart: EOF')
-  }
-  for (;;) {
-    // after a boundary: "--" ends the body, "\r\n" starts a part
-    if (!await r.need(2)) return
-    if (r.buf[0] === 45 && r.buf[1] === 45) return
-    // tolerate transport padding (spaces/tabs) before the CRLF
-    let skip = 0
+  async line (max: number): Promise<{ line: Buffer, eof?: boolean, full?: boolean }> {
+    const pieces: Buffer[] = []
+    let length = 0
     for (;;) {
-      if (!await r.need(skip + 2)) throw malformed('NextPart: EOF')
-      if (r.buf[skip] === 32 || r.buf[skip] === 9) { skip++; continue }
-      break
-    }
-    if (r.buf[skip] !== 13 || r.buf[skip + 1] !== 10) throw malformed('expected CRLF after boundary')
-    r.buf = r.buf.subarray(skip + 2)
-    // headers
-    let end: number
-    for (;;) {
-      end = r.buf.indexOf('\r\n\r\n')
-      if (end >= 0) break
-      if (r.buf.length > 64 * 1024) throw malformed('header too large')
-      if (!await r.fill()) throw malformed('NextPart: EOF')
-    }
-    const headers = new Map<string, string>()
-    const headerText = r.buf.subarray(0, end).toString('utf8')
-    r.buf = r.buf.subarray(end + 4)
-    if (headerText !== '') {
-      for (const line of headerText.split('\r\n')) {
-        const colon = line.indexOf(':')
-        if (colon <= 0) continue
-        headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim())
+      const nl = this.buf.indexOf(10, this.pos)
+      if (nl >= 0 && length + nl + 1 - this.pos <= max) {
+        pieces.push(this.buf.subarray(this.pos, nl + 1))
+        this.pos = nl + 1
+        return { line: pieces.length === 1 ? pieces[0] : Buffer.concat(pieces) }
       }
+      const take = Math.min(this.avail, max - length)
+      pieces.push(this.buf.subarray(this.pos, this.pos + take))
+      length += take
+      this.pos += take
+      if (length >= max) return { line: Buffer.concat(pieces), full: true }
+      this.buf = EMPTY
+      this.pos = 0
+      if (!await this.more()) return { line: Buffer.concat(pieces), eof: true }
     }
+  }
+}
+
+const skipLwsp = (b: Buffer, from: number): number => {
+  while (from < b.length && (b[from] === 32 || b[from] === 9)) from++
+  return from
+}
+
+/** Go's matchAfterPrefix: +1 a delimiter ("--" or whitespace after it), -1 body bytes, 0 not known yet. */
+function matchAfter (buf: Buffer, at: number, eof: boolean): number {
+  if (at === buf.length) return eof ? 1 : 0
+  const c = buf[at]
+  if (c === 32 || c === 9 || c === 13 || c === 10) return 1
+  if (c === 45) {
+    if (at + 1 === buf.length) return eof ? -1 : 0
+    if (buf[at + 1] === 45) return 1
+  }
+  return -1
+}
+
+/**
+ * Go's scanUntilBoundary over the unread bytes: `n` bytes are part body; then `end` (the delimiter is next),
+ * `truncated` (input ended without one), or neither (n = 0: read more).
+ */
+function scanUntilBoundary (b: Buffer, dash: Buffer, nlDash: Buffer, total: number, eof: boolean): { n: number, end?: boolean, truncated?: boolean } {
+  const startsWith = (x: Buffer, prefix: Buffer): boolean => x.length >= prefix.length && x.compare(prefix, 0, prefix.length, 0, prefix.length) === 0
+  if (total === 0) {
+    // at the very start of a body, the delimiter may come without its newline
+    if (startsWith(b, dash)) {
+      const m = matchAfter(b, dash.length, eof)
+      return m === -1 ? { n: dash.length } : m === 0 ? { n: 0 } : { n: 0, end: true }
+    }
+    if (startsWith(dash, b)) return { n: 0, truncated: eof }
+  }
+  const i = b.indexOf(nlDash)
+  if (i >= 0) {
+    const m = matchAfter(b, i + nlDash.length, eof)
+    return m === -1 ? { n: i + nlDash.length } : m === 0 ? { n: i } : { n: i, end: true }
+  }
+  if (startsWith(nlDash, b)) return { n: 0, truncated: eof }
+  // hold back only a tail that could start the delimiter, so the next chunk is searched as it is
+  const k = b.lastIndexOf(nlDash[0])
+  if (k >= 0 && startsWith(nlDash, b.subarray(k))) return { n: k }
+  return { n: b.length, truncated: eof }
+}
+
+/** Go's textproto.ReadMIMEHeader (keys lowercased; the first value of a key wins for Get); undefined at EOF. */
+async function readHeaders (input: Input): Promise<Map<string, string> | undefined> {
+  const headers = new Map<string, string>()
+  let bytes = 0
+  let lines = 0
+  let last: string | undefined
+  for (;;) {
+    const { line, eof } = await input.line(HEADER_BYTES_MAX - bytes + 1)
+    bytes += line.length
+    if (bytes > HEADER_BYTES_MAX || ++lines > HEADER_LINES_MAX) throw new Error('multipart: message too large')
+    // the end of input inside the headers is io.EOF for Go's reader: no more parts
+    if (eof === true && !line.includes(10)) return undefined
+    let text = line.toString('utf8')
+    text = text.endsWith('\r\n') ? text.slice(0, -2) : text.slice(0, -1)
+    if (text === '') return headers
+    if (text[0] === ' ' || text[0] === '\t') {
+      // a continuation of the previous line
+      if (last == null) throw new Error(`malformed MIME header initial line: ${goQuote(Buffer.from(text))}`)
+      headers.set(last, `${headers.get(last) ?? ''} ${text.trim()}`)
+      continue
+    }
+    const colon = text.indexOf(':')
+    if (colon < 0) throw new Error(`malformed MIME header: missing colon: ${goQuote(Buffer.from(text))}`)
+    if (colon === 0 || /[^!#$%&'*+.^_`|~0-9A-Za-z-]/.test(text.slice(0, colon))) throw new Error(`malformed MIME header line: ${text}`)
+    last = text.slice(0, colon).toLowerCase()
+    if (!headers.has(last)) headers.set(last, text.slice(colon + 1).trim())
+  }
+}
+
+/**
+ * Parse a multipart body as Go's mime/multipart Reader does: boundary lines end in CRLF or, when the first
+ * one does, in a bare LF; a part may have no headers; the preamble and epilogue are skipped. Each part's body
+ * must be read (or is drained) before the next part is yielded. Errors carry Go's texts.
+ */
+export async function * parseMultipart (source: AsyncIterable<Buffer | Uint8Array>, boundary: string): AsyncGenerator<Part> {
+  const input = new Input(source)
+  const dash = Buffer.from(`--${boundary}`)
+  let nl = Buffer.from('\r\n')
+  let nlDash = Buffer.from(`\r\n--${boundary}`)
+  let partsRead = 0
+  const isFinal = (line: Buffer): boolean => {
+    if (line.length < dash.length + 2 || line.compare(dash, 0, dash.length, 0, dash.length) !== 0 || line[dash.length] !== 45 || line[dash.length + 1] !== 45) return false
+    const rest = line.subarray(skipLwsp(line, dash.length + 2))
+    return rest.length === 0 || rest.equals(nl)
+  }
+  const isDelimiter = (line: Buffer): boolean => {
+    if (line.length < dash.length || line.compare(dash, 0, dash.length, 0, dash.length) !== 0) return false
+    const rest = line.subarray(skipLwsp(line, dash.length))
+    if (partsRead === 0 && rest.length === 1 && rest[0] === 10) {
+      nl = nl.subarray(1)
+      nlDash = nlDash.subarray(1)
+    }
+    return rest.equals(nl)
+  }
+  for (;;) {
+    // Go's Reader.NextPart
+    let expectNewPart = false
+    for (;;) {
+      if (partsRead === 0 && !input.skipLines(LINE_MAX)) throw new Error('multipart: NextPart: bufio: buffer full')
+      const { line, eof, full } = input.lineNow(LINE_MAX) ?? await input.line(LINE_MAX)
+      if (full === true) throw new Error('multipart: NextPart: bufio: buffer full')
+      if (eof === true) {
+        if (isFinal(line)) return
+        throw new Error('multipart: NextPart: EOF')
+      }
+      if (isDelimiter(line)) break
+      if (isFinal(line)) return
+      if (expectNewPart) throw new Error(`multipart: expecting a new Part; got line ${goQuote(line)}`)
+      if (partsRead === 0) continue
+      if (line.equals(nl)) { expectNewPart = true; continue }
+      throw new Error(`multipart: unexpected line in Next(): ${goQuote(line)}`)
+    }
+    partsRead++
+    const headers = await readHeaders(input)
+    if (headers == null) return
     let finished = false
     const body = async function * (): AsyncGenerator<Buffer> {
+      let total = 0
       for (;;) {
-        const i = r.buf.indexOf(delim)
-        if (i >= 0) {
-          if (i > 0) yield r.buf.subarray(0, i)
-          r.buf = r.buf.subarray(i + delim.length)
-          finished = true
-          return
+        const unread = input.buf.subarray(input.pos)
+        const r = scanUntilBoundary(unread, dash, nlDash, total, input.eof)
+        if (r.n > 0) {
+          input.pos += r.n
+          total += r.n
+          yield unread.subarray(0, r.n)
         }
-        // hold back only a tail that could be the start of the delimiter (usually none), so the
-        // next chunk is searched as it is instead of being copied behind the tail
-        const safe = r.buf.length - partialDelimiter(r.buf, delim)
-        if (safe > 0) {
-          const out = r.buf.subarray(0, safe)
-          r.buf = r.buf.subarray(safe)
-          yield out
-        }
-        if (!await r.fill()) throw malformed('NextPart: EOF')
+        if (r.end === true) { finished = true; return }
+        if (r.truncated === true) throw new Error('unexpected EOF')
+        if (r.n === 0) await input.more()
       }
     }
     const gen = body()
@@ -135,7 +261,7 @@ export async function * parseMultipart (source: AsyncIterable<Buffer | Uint8Arra
     if (!finished) {
       // drain what the consumer did not read
       for await (const _ of gen) { /* discard */ }
-      if (!finished) throw malformed('NextPart: EOF')
+      if (!finished) throw new Error('multipart: NextPart: EOF')
     }
   }
 }
@@ -198,9 +324,13 @@ export function partToEntry (part: Part): FileEntry {
   return { path: entryPath, type: 'file', content: part.body, abspath: abspath ?? undefined, ...meta }
 }
 
-/** File entries of a multipart body, in order. */
+/**
+ * File entries of a multipart body, in order. As boxo's multipartIterator, a part whose Content-Disposition
+ * is missing or has no disposition type names no file under the root: the listing ends there.
+ */
 export async function * multipartFiles (source: AsyncIterable<Buffer | Uint8Array>, boundary: string): AsyncGenerator<FileEntry> {
   for await (const part of parseMultipart(source, boundary)) {
+    if (!/^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*(;|$)/.test(part.headers.get('content-disposition') ?? '')) return
     const entry = partToEntry(part)
     if (entry.type === 'symlink') {
       const chunks: Buffer[] = []

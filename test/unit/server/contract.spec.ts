@@ -276,6 +276,18 @@ describe('server: HTTP contract', function () {
       ])
     })
 
+    it('reads multipart bodies as Go does: bare LF, header-less parts; a body of just --B is an error', async () => {
+      const headers = { 'Content-Type': 'multipart/form-data; boundary=B' }
+      const lf = await rpc(base, '/api/v0/upload', { body: '--B\nContent-Disposition: form-data; name="f"; filename="a"\n\nabc\n--B--\n', headers })
+      expect(lf.ndjson()).to.deep.equal([{ Path: 'a', Type: 'file', Size: 3, Mode: null, Mtime: null }])
+      const bare = await rpc(base, '/api/v0/upload', { body: '--B', headers })
+      expect(bare.status).to.equal(500)
+      expect(JSON.parse(bare.body)).to.deep.equal({ Message: 'multipart: NextPart: EOF', Code: 0, Type: 'error' })
+      const full = await rpc(base, '/api/v0/upload', { body: Buffer.alloc(1 << 20), headers })
+      expect(full.status).to.equal(500)
+      expect(JSON.parse(full.body)).to.deep.equal({ Message: 'multipart: NextPart: bufio: buffer full', Code: 0, Type: 'error' })
+    })
+
     describe('origin checks and CORS', () => {
       it('allows the API port\'s own localhost origin', async () => {
         const origin = base

@@ -70,6 +70,83 @@ describe('multipart reader', () => {
     try {
       for await (const f of multipartFiles(chunked(cut, [4096]), boundary)) for await (const _ of f.content ?? []) { /* read */ }
     } catch (err) { error = err }
-    expect((error as Error)?.message).to.equal('multipart: NextPart: EOF')
+    expect((error as Error)?.message).to.equal('unexpected EOF') // Go's partReader: io.ErrUnexpectedEOF
+  })
+})
+
+/** Parse a body given as text; each part as [headers, body text]; or the error text. */
+async function parseText (body: string | Buffer, sizes = [body.length]): Promise<Array<[Record<string, string>, string]> | string> {
+  const out: Array<[Record<string, string>, string]> = []
+  try {
+    for await (const part of parseMultipart(chunked(Buffer.from(body), sizes), 'B')) {
+      const pieces: Buffer[] = []
+      for await (const c of part.body) pieces.push(c)
+      out.push([Object.fromEntries(part.headers), Buffer.concat(pieces).toString()])
+    }
+  } catch (err) { return (err as Error).message }
+  return out
+}
+
+describe('multipart reader: Go mime/multipart semantics', () => {
+  const cd = { 'content-disposition': 'form-data; name="file"; filename="a"' }
+  const cases: Array<[string, string, Array<[Record<string, string>, string]> | string]> = [
+    ['CRLF', '--B\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nhello\r\n--B--\r\n', [[cd, 'hello']]],
+    ['bare LF line endings (set by the first boundary line)', '--B\nContent-Disposition: form-data; name="file"; filename="a"\n\nhel\r\nlo\n--B--\n', [[cd, 'hel\r\nlo']]],
+    ['a part without headers', '--B\r\n\r\nhello\r\n--B--\r\n', [[{}, 'hello']]],
+    ['a preamble and an epilogue', 'junk\r\nmore junk\r\n--B\r\n\r\nx\r\n--B--\r\nepilogue', [[{}, 'x']]],
+    ['transport padding after the boundary', '--B \t\r\n\r\nx\r\n--B--  \r\n', [[{}, 'x']]],
+    ['a delimiter look-alike inside the body', '--B\r\n\r\nx\r\n--Bx\r\n--B-y\r\n--B--', [[{}, 'x\r\n--Bx\r\n--B-y']]],
+    ['an empty body right after the headers', '--B\r\nA: 1\r\n\r\n--B--', [[{ a: '1' }, '']]],
+    ['only the final boundary', '--B--', []],
+    ['the end of input in the headers (io.EOF: no more parts)', '--B\r\n', []],
+    ['a body of just --B', '--B', 'multipart: NextPart: EOF'],
+    ['an empty body', '', 'multipart: NextPart: EOF'],
+    ['a part cut before its delimiter', '--B\r\n\r\nhello', 'unexpected EOF'],
+    ['a header line without a colon', '--B\r\nbad header\r\n\r\nx\r\n--B--', 'malformed MIME header: missing colon: "bad header"'],
+    ['a non-boundary line where a part must start', '--B\r\n\r\nx\r\n--B--x\r\n', 'multipart: expecting a new Part; got line "--B--x\\r\\n"']
+  ]
+  for (const [name, body, expected] of cases) {
+    for (const sizes of [[body.length], [1], [3]]) {
+      it(`${name} (pieces of ${sizes[0]})`, async () => {
+        expect(await parseText(body, sizes)).to.deep.equal(expected)
+      })
+    }
+  }
+
+  it('stops at the first 4 KiB of a line that never ends, as bufio does (no re-buffering)', async () => {
+    let pulled = 0
+    const source = (async function * () { for (let i = 0; i < 256; i++) { pulled++; yield Buffer.alloc(65536) } })()
+    let error: unknown
+    try { for await (const _ of parseMultipart(source, 'B')) { /* none */ } } catch (err) { error = err }
+    expect((error as Error).message).to.equal('multipart: NextPart: bufio: buffer full')
+    expect(pulled).to.equal(1)
+  })
+
+  it('reads 16 MiB of preamble lines or of an unterminated part in linear time (bytes copied stay below twice the input)', async () => {
+    const concat = Buffer.concat
+    let copied = 0
+    Buffer.concat = ((list: readonly Uint8Array[], total?: number) => { const b = concat(list, total); copied += b.length; return b }) as typeof Buffer.concat
+    try {
+      for (const [head, fill] of [['', 10], ['--B\r\n\r\n', 13], ['--B\r\n\r\n', 0]] as const) {
+        copied = 0
+        const source = (async function * () { yield Buffer.from(head); for (let i = 0; i < 256; i++) yield Buffer.alloc(65536, fill) })()
+        let error: unknown
+        try { for await (const p of parseMultipart(source, 'B')) for await (const _ of p.body) { /* discard */ } } catch (err) { error = err }
+        expect((error as Error).message).to.match(/EOF/)
+        expect(copied).to.be.below(2 * 256 * 65536) // quadratic re-buffering copied ~2 GiB here
+      }
+    } finally {
+      Buffer.concat = concat
+    }
+  })
+
+  it('multipartFiles ends the listing at a part without Content-Disposition, as boxo does', async () => {
+    const names: string[] = []
+    const body = '--B\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nx\r\n--B\r\nContent-Type: text/plain\r\n\r\ny\r\n--B\r\nContent-Disposition: form-data; name="file"; filename="c"\r\n\r\nz\r\n--B--'
+    for await (const f of multipartFiles(chunked(Buffer.from(body), [7]), 'B')) {
+      names.push(f.path)
+      for await (const _ of f.content ?? []) { /* read */ }
+    }
+    expect(names).to.deep.equal(['a'])
   })
 })
