@@ -12,6 +12,7 @@ import { createNode } from './node.js'
 import { createOfflineScope } from '../core/container.js'
 import { startPeriodicGc, type PeriodicGc } from '../core/gc/periodic.js'
 import { createRpcApp } from './app.js'
+import { withWebui } from './webui.js'
 import { attachProxySupport, createGatewayApp } from './gateway/index.js'
 import { gatewaySettings } from './gateway/config.js'
 
@@ -126,7 +127,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     const gatewayBound: string[] = []
     for (const addr of apiAddrs) {
       let port: number | string = '<port>'
-      const rpc = createRpcApp({ container: node.container, port: () => port }).callback()
+      const rpc = withWebui(createRpcApp({ container: node.container, port: () => port }).callback(), { config })
       const handler = gateway != null && shared.has(addr)
         ? (req: http.IncomingMessage, res: http.ServerResponse) => { void (isApiPath(req.url) ? rpc(req, res) : gateway(req, res)) }
         : rpc
