@@ -1,27 +1,23 @@
 // Debian's Chromium driven by playwright-core for the web UI tests: a fresh profile per browser, every
 // request recorded (to check the page talks to nobody but the daemon), screenshots in .test-artifacts/webui.
-import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { ROOT } from './daemon.js'
+import { ensureDebs } from './debs.js'
 
 export const ARTIFACTS = path.join(ROOT, '.test-artifacts', 'webui')
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser']
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
-/** The Chromium binary, installed from Debian's package by scripts/ensure-debs.sh when missing. */
+/** The Chromium binary, installed from Debian's package (test/helpers/debs.ts) when missing. */
 export function ensureChromium (): string {
-  let found = CANDIDATES.find(p => existsSync(p))
-  if (found == null) {
-    const r = spawnSync('bash', [path.join(ROOT, 'scripts', 'ensure-debs.sh'), 'chromium=chromium'], { stdio: 'inherit', timeout: 600_000 })
-    if (r.status !== 0) throw new Error('could not install chromium (scripts/ensure-debs.sh chromium=chromium)')
-    found = CANDIDATES.find(p => existsSync(p))
-  }
-  if (found == null) throw new Error('chromium is not installed')
+  const why = ensureDebs({ chromium: 'chromium' })
+  const found = CANDIDATES.find(p => existsSync(p))
+  if (found == null) throw new Error(why ?? 'chromium is not installed')
   return found
 }
 
