@@ -7,6 +7,7 @@ import { MemoryBlockstore } from 'blockstore-core/memory'
 import type { Datastore } from 'interface-datastore'
 import type { Blockstore } from 'interface-blockstore'
 import type { Libp2p } from '@libp2p/interface'
+import type { CID } from 'multiformats/cid'
 import type { Cradle, RequestCradle } from './cradle.js'
 import { createConfigStore, configPath, type KuboConfig } from './config/index.js'
 import { defaultConfig } from './config/defaults.js'
@@ -26,6 +27,8 @@ import { RwLock } from './util/rwlock.js'
 import { createGcRoots } from './gc/roots.js'
 import { createResolver, type Resolver } from './resolver/index.js'
 import type { BlockExchange } from './bitswap/index.js'
+import { createRouting, type Routing } from './routing/index.js'
+import type { Provider } from './provider/index.js'
 
 export interface CoreInit {
   /** repo folder; omitted: everything in memory (tests, embedding) */
@@ -100,6 +103,8 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
 
     let libp2p: Libp2p | null = null
     let bitswap: BlockExchange | null = null
+    let routing: Routing | null = null
+    let makeProvider: ((mfsRoot: () => Promise<CID | undefined>) => Provider) | undefined
     if (init.online === true) {
       // loaded here, not at the top: an offline node never loads libp2p or bitswap (~50 MiB RSS)
       const { createLibp2pHost } = await import('./libp2p/index.js')
@@ -110,6 +115,12 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
         const { createBitswap } = await import('./bitswap/index.js')
         bitswap = createBitswap({ libp2p, blockstore: nodeBlockstore, logger: logging.forComponent('bitswap') }, { serverEnabled: settings.ServerEnabled !== false })
       }
+      // routing over the host's DHTs (core/routing) and the provide system over it (core/provider)
+      routing = createRouting(libp2p)
+      const { createProvider } = await import('./provider/index.js')
+      const host = libp2p
+      const router = routing
+      makeProvider = (mfsRoot) => createProvider({ libp2p: host, routing: router, blockstore: nodeBlockstore, pins, config: configStore, mfsRoot, logger: logging.forComponent('provider') })
     }
 
     const container = createContainer<Cradle>({ injectionMode: InjectionMode.PROXY, strict: true })
@@ -127,6 +138,13 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       libp2p: asValue(libp2p),
       // a singleton registration (not asValue) so the node starts it, after libp2p, and stops it first
       bitswap: asFunction(() => bitswap).singleton(),
+      routing: asValue(routing),
+      // started after bitswap; MFS is read lazily (the files plugin registers it later)
+      provider: asFunction(() => makeProvider?.(async () => {
+        if (!container.hasRegistration('mfs')) return undefined
+        const mfs = (container.cradle as unknown as { mfs: { roots: () => Promise<CID[]> } }).mfs
+        return (await mfs.roots())[0]
+      }) ?? null).singleton(),
       registry: asValue(init.registry),
       requestLog: asValue(new RequestLog()),
       gcLock: asValue(new RwLock()),
@@ -157,7 +175,7 @@ function resolverOver (blockstore: Blockstore): Resolver {
 /**
  * Keep a scope off the network (Kubo's offline CoreAPI): its `blockstore` is the node's store without
  * the exchange (a missing block fails at once with the offline error) and its `resolver` reads that.
- * Singletons built over the node's store (pins, mfs) still fetch.
+ * Its `pins` walk that store too; the MFS (built over the node's store) still fetches.
  */
 function registerOffline (scope: AwilixContainer<Cradle>, container: AwilixContainer<Cradle>): void {
   const store = container.cradle.blockstore
@@ -165,7 +183,9 @@ function registerOffline (scope: AwilixContainer<Cradle>, container: AwilixConta
   const local = store.offline()
   scope.register({
     blockstore: asValue(local),
-    resolver: asFunction(() => resolverOver(local)).scoped()
+    resolver: asFunction(() => resolverOver(local)).scoped(),
+    // the same pin set, its DAG walks reading the offline store (pin add/verify/ls never fetch)
+    pins: asFunction(() => container.cradle.pins.offline()).scoped()
   })
 }
 

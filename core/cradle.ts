@@ -17,6 +17,8 @@ import type { Pins } from './pins/index.js'
 import type { Resolver } from './resolver/index.js'
 import type { GcRoots } from './gc/roots.js'
 import type { BlockExchange } from './bitswap/index.js'
+import type { Routing } from './routing/index.js'
+import type { Provider } from './provider/index.js'
 
 export interface Cradle {
   /** the repo folder ('' for an in-memory repo) */
@@ -40,6 +42,10 @@ export interface Cradle {
   libp2p: Libp2p | null
   /** block exchange over libp2p (core/bitswap); null offline or with Bitswap.Libp2pEnabled=false */
   bitswap: BlockExchange | null
+  /** the node's routing (core/routing: the WAN and LAN DHTs, Kubo's QueryEvents); null offline */
+  routing: Routing | null
+  /** the provide system (core/provider: Provide.Strategy, the queue, reprovides); null offline */
+  provider: Provider | null
   registry: Registry
   requestLog: RequestLog
   node: NodeControl

@@ -24,6 +24,11 @@ import { pinPlugin } from './pin/index.js'
 import { repoPlugin } from './repo/index.js'
 import { filesPlugin } from './files/index.js'
 import { filestorePlugin } from './filestore/index.js'
+import { bitswapPlugin } from './bitswap/index.js'
+import { routingPlugin } from './routing/index.js'
+import { providePlugin } from './provide/index.js'
+import { statsPlugin } from './stats/index.js'
+import { dhtPlugin } from './dht/index.js'
 
 export function builtinPlugins (): Plugin[] {
   return [
@@ -50,6 +55,11 @@ export function builtinPlugins (): Plugin[] {
     pinPlugin(),
     repoPlugin(),
     filesPlugin(),
-    filestorePlugin()
+    filestorePlugin(),
+    bitswapPlugin(),
+    routingPlugin(),
+    providePlugin(),
+    statsPlugin(),
+    dhtPlugin()
   ]
 }

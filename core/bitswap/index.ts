@@ -14,8 +14,10 @@ import { hashByCode } from '../hashes.js'
 import { getBlock, offlineNotFound, type NodeBlockstore } from '../blockstore/index.js'
 import type { Startable } from '../lifecycle.js'
 import { libp2pRouting } from './routing.js'
+import { BitswapStats, instrument, type BitswapCounters, type BitswapInternals, type LedgerOutput } from './stats.js'
 
 export { libp2pRouting, type Routing } from './routing.js'
+export { BitswapStats, type BitswapCounters, type LedgerOutput } from './stats.js'
 
 type Hasher = Awaited<ReturnType<BitswapComponents['getHasher']>>
 
@@ -42,6 +44,12 @@ export interface BlockExchange extends Startable {
   /** what a peer wants from us, if we track it (Kubo `bitswap wantlist --peer`) */
   peerWantlist: (peer: PeerId) => CID[] | undefined
   isStarted: () => boolean
+  /** Kubo's counters (bitswap stat) */
+  counters: () => BitswapCounters
+  /** peers with wants on us (Kubo's partners) */
+  partners: () => PeerId[]
+  /** Kubo's ledger for a peer (zeros for a stranger) */
+  ledger: (peer: PeerId) => LedgerOutput
 }
 
 /** BlockBroker's methods that we use (the broker class itself is not exported by @helia/bitswap) */
@@ -101,6 +109,8 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
   const arrivals = new Map<string, Set<() => void>>()
 
   const inner = (): Bitswap | undefined => (broker as unknown as { bitswap?: Bitswap } | undefined)?.bitswap
+  /** counters live as long as the node (a restart of the exchange keeps them) */
+  const stats = new BitswapStats()
 
   const notify = (cid: CID): void => {
     if (arrivals.size > 0) {
@@ -156,6 +166,13 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
     wantlist: () => inner()?.getWantlist().map((e: WantListEntry) => e.cid) ?? [],
     peerWantlist: (peer) => inner()?.getPeerWantlist(peer)?.map(e => e.cid),
     isStarted: () => broker != null,
+    counters: () => ({ ...stats.counters }),
+    partners: () => {
+      const internals = inner() as unknown as BitswapInternals | undefined
+      if (internals == null) return []
+      return internals.peerWantLists.peers().filter(p => (internals.peerWantLists.wantListForPeer(p)?.length ?? 0) > 0)
+    },
+    ledger: (peer) => stats.ledger(peer),
     async start () {
       if (broker != null) return
       // @helia/bitswap exports its broker only as a Helia mixin: give it a host with our components
@@ -176,6 +193,8 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
       await mixin?.start?.(host) // builds and starts the broker
       if (created == null) throw new Error('bitswap did not start')
       broker = created
+      const internals = inner() as unknown as BitswapInternals | undefined
+      if (internals != null) instrument(internals, stats)
       running = new AbortController()
       blockstore.setFetcher(want)
       blockstore.setAnnouncer(notify)

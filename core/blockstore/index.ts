@@ -72,6 +72,7 @@ export class NodeBlockstore implements Blockstore {
   readonly inner: Blockstore
   private fetcher: BlockFetcher | undefined
   private announcer: BlockAnnouncer | undefined
+  private putListeners: BlockAnnouncer[] = []
   private readonly sources: BlockSource[] = []
   private offlineView: NodeBlockstore | undefined
 
@@ -106,6 +107,17 @@ export class NodeBlockstore implements Blockstore {
     this.announcer = announce
   }
 
+  /** Also tell `fn` of every block put from now on (core/provider, Provide.Strategy "all"); not the offline view's puts. */
+  onPut (fn: BlockAnnouncer): () => void {
+    this.putListeners.push(fn)
+    return () => { this.putListeners = this.putListeners.filter(f => f !== fn) }
+  }
+
+  private announce (cid: CID): void {
+    this.announcer?.(cid)
+    for (const fn of this.putListeners) fn(cid)
+  }
+
   /**
    * This store without the network (Kubo's offline CoreAPI, `--offline` on a request; the gateway's
    * local store): same storage and sources, a missing block fails at once with the offline error,
@@ -117,6 +129,7 @@ export class NodeBlockstore implements Blockstore {
       const view = Object.create(this) as NodeBlockstore
       view.fetcher = undefined
       view.announcer = undefined
+      view.putListeners = []
       view.offlineView = view
       this.offlineView = view
     }
@@ -143,19 +156,19 @@ export class NodeBlockstore implements Blockstore {
   async put (cid: CID, val: Bytes, options?: AbortOptions): Promise<CID> {
     if (isIdentity(cid)) return cid
     await this.inner.put(cid, val, options)
-    this.announcer?.(cid)
+    this.announce(cid)
     return cid
   }
 
   async * putMany (source: Iterable<InputPair> | AsyncIterable<InputPair>, options?: AbortOptions): AsyncGenerator<CID> {
     // flatfs batches its writes and skips identity CIDs itself
     if (this.inner instanceof FlatfsBlockstore) {
-      if (this.announcer == null) {
+      if (this.announcer == null && this.putListeners.length === 0) {
         yield * this.inner.putMany(source, options)
         return
       }
       for await (const cid of this.inner.putMany(source, options)) {
-        if (!isIdentity(cid)) this.announcer?.(cid)
+        if (!isIdentity(cid)) this.announce(cid)
         yield cid
       }
       return
@@ -163,7 +176,7 @@ export class NodeBlockstore implements Blockstore {
     for await (const { cid, bytes } of source) {
       if (!isIdentity(cid)) {
         await this.inner.put(cid, bytes, options)
-        this.announcer?.(cid)
+        this.announce(cid)
       }
       yield cid
     }

@@ -53,9 +53,9 @@ export async function createLibp2pHost ({ privateKey, config, datastore, pubsub,
   const optional: Record<string, unknown> = {}
   const mode = dhtMode(config, routingType)
   if (mode !== 'none') {
-    const [{ kadDHT }, { ipnsValidator }, { ipnsSelector }] = await Promise.all([import('@libp2p/kad-dht'), import('ipns/validator'), import('ipns/selector')])
-    // IPNS records are validated and chosen as Kubo's DHT does (without these, /ipns/ keys are refused)
-    optional.dht = kadDHT({ protocol: '/ipfs/kad/1.0.0', clientMode: mode === 'client', validators: { ipns: ipnsValidator }, selectors: { ipns: ipnsSelector } })
+    // Kubo's dual DHT (WAN `dht` + `lanDHT`), IPNS-validating: core/routing/dht.ts
+    const { dhtServices } = await import('../routing/dht.js')
+    Object.assign(optional, dhtServices(config, mode))
   }
   if (pubsubEnabled(config, pubsub, ipnsPubsub)) {
     const { gossipsub } = await import('@libp2p/gossipsub')

@@ -17,7 +17,7 @@ import { LevelDatastore } from 'datastore-level'
 import type { Blockstore } from 'interface-blockstore'
 import type { AbortOptions } from '@libp2p/interface'
 import { RpcError } from '../errors.js'
-import { getBlock } from '../blockstore/index.js'
+import { getBlock, NodeBlockstore } from '../blockstore/index.js'
 import { CidSet, diffEnumerate, hasLinks, walkDag } from './walk.js'
 
 export { walkDag, diffEnumerate, linksOf, hasLinks, CidSet, type WalkOptions } from './walk.js'
@@ -54,6 +54,8 @@ export interface PinLsOptions extends AbortOptions {
   name?: string
 }
 
+export type PinListener = (cid: CID, recursive: boolean) => void
+
 export interface Pins {
   /** Pin cid and everything under it; every block must be present (else the blockstore's `ipld: could not find` error). Replaces an existing pin of cid (new name). */
   pinRecursive: (cid: CID, options?: PinRecursiveOptions) => Promise<void>
@@ -72,6 +74,10 @@ export interface Pins {
   directKeys: () => AsyncGenerator<CID>
   /** name of a recursive/direct pin ('' when unnamed, undefined when not pinned that way) */
   nameOf: (cid: CID, type: 'recursive' | 'direct') => Promise<string | undefined>
+  /** call fn for every pin added from now on (recursive or direct); returns the remover */
+  onPin: (fn: PinListener) => () => void
+  /** the same pins whose DAG reads never fetch (a request with --offline; Kubo's offline CoreAPI) */
+  offline: () => Pins
 }
 
 export interface PinsDeps {
@@ -144,6 +150,8 @@ export function createPins ({ datastore, blockstore }: PinsDeps): Pins {
   const dIndex = new Map<string, Set<string>>()
   const mutex = new Mutex()
   let loading: Promise<void> | undefined
+  /** told of every pin added (core/provider announces pinned content) */
+  const listeners = new Set<PinListener>()
 
   const indexOf = (mode: number): Map<string, Set<string>> => mode === MODE_RECURSIVE ? rIndex : dIndex
   const prefixOf = (mode: number): string => mode === MODE_RECURSIVE ? R_PREFIX : D_PREFIX
@@ -212,7 +220,13 @@ export function createPins ({ datastore, blockstore }: PinsDeps): Pins {
     b.put(new Key(PIN_PREFIX + id), encodePinRecord(cid, mode, name))
     b.put(new Key(`${prefixOf(mode)}${k}/${encStr(id)}`), new Uint8Array(0))
     if (name !== '') b.put(new Key(`${N_PREFIX}${encStr(name)}/${encStr(id)}`), new Uint8Array(0))
-    changes.push({ apply: () => { records.set(id, rec); addToIndex(indexOf(mode), k, id) } })
+    changes.push({
+      apply: () => {
+        records.set(id, rec)
+        addToIndex(indexOf(mode), k, id)
+        for (const fn of listeners) fn(cid, mode === MODE_RECURSIVE)
+      }
+    })
   }
 
   /** boxo removePinsForCid: every pin of cid with that mode (indexes first, record last). */
@@ -246,183 +260,198 @@ export function createPins ({ datastore, blockstore }: PinsDeps): Pins {
     })
   }
 
-  /** Search the recursive pins' DAGs for the wanted CIDs; fills `found` with the root each hangs under. */
-  async function findIndirect (wanted: CidSet, found: Map<string, CID>, options?: AbortOptions): Promise<void> {
-    const visited = new CidSet()
-    for (const { cid: root } of keysOf(rIndex)) {
-      if (found.size === wanted.size) return
-      if (!hasLinks(root)) continue // a raw root has no children (GetLinks does not read it)
-      await walkDag(blockstore, root, {
-        signal: options?.signal,
-        skipRoot: true,
-        visit: (c) => {
-          if (found.size === wanted.size || !visited.visit(c)) return false
-          if (wanted.has(c) && !found.has(CidSet.key(c))) found.set(CidSet.key(c), root)
-          return true
-        }
-      })
-    }
-  }
-
-  async function checkPinned (cids: CID[], options?: AbortOptions): Promise<PinStatus[]> {
-    await ready()
-    const out: PinStatus[] = new Array(cids.length)
-    const wanted = new CidSet()
-    cids.forEach((cid, i) => {
-      if (isRecursive(cid)) out[i] = { pinned: true, type: 'recursive' }
-      else if (isDirect(cid)) out[i] = { pinned: true, type: 'direct' }
-      else wanted.add(cid)
-    })
-    if (wanted.size > 0) {
-      const found = new Map<string, CID>()
-      await findIndirect(wanted, found, options)
-      cids.forEach((cid, i) => {
-        if (out[i] != null) return
-        const via = found.get(CidSet.key(cid))
-        out[i] = via != null ? { pinned: true, type: 'indirect', via } : { pinned: false }
-      })
-    }
-    return out
-  }
-
-  return {
-    async pinRecursive (cid, options = {}) {
-      await ready()
-      const name = options.name ?? ''
-      if (options.walk !== false) {
-        let n = 0
-        await walkDag(blockstore, cid, { signal: options.signal, onBlock: () => options.onProgress?.(++n) })
-      }
-      await mutex.run(async () => {
-        const b = durableBatch(datastore)
-        const changes: Change[] = []
-        // re-pinning replaces the old pin (a new name); a direct pin becomes recursive
-        removePins(b, changes, cid, MODE_RECURSIVE)
-        removePins(b, changes, cid, MODE_DIRECT)
-        addPin(b, changes, cid, MODE_RECURSIVE, name)
-        await commit(b, changes)
-      })
-    },
-
-    async pinDirect (cid, options = {}) {
-      await ready()
-      await getBlock(blockstore, cid, options) // must be present
-      await mutex.run(async () => {
-        if (isRecursive(cid)) throw new RpcError(`${cid.toString()} already pinned recursively`)
-        const b = durableBatch(datastore)
-        const changes: Change[] = []
-        removePins(b, changes, cid, MODE_DIRECT)
-        addPin(b, changes, cid, MODE_DIRECT, options.name ?? '')
-        await commit(b, changes)
-      })
-    },
-
-    async unpin (cid, options = {}) {
-      await ready()
-      const recursive = options.recursive ?? true
-      await mutex.run(async () => {
-        if (isRecursive(cid)) {
-          if (!recursive) throw new RpcError(`${cid.toString()} is pinned recursively`)
-        } else if (!isDirect(cid)) {
-          throw new RpcError('not pinned or pinned indirectly')
-        }
-        const b = durableBatch(datastore)
-        const changes: Change[] = []
-        removePins(b, changes, cid, MODE_RECURSIVE)
-        removePins(b, changes, cid, MODE_DIRECT)
-        await commit(b, changes)
-      })
-    },
-
-    async update (from, to, options = {}) {
-      await ready()
-      const ids = rIndex.get(cidIndexKey(from))
-      if (ids == null || ids.size !== 1) throw new RpcError("'from' cid was not recursively pinned already")
-      if (from.equals(to)) return
-      if (isRecursive(to)) throw new RpcError("'to' cid was already recursively pinned")
-      // the new DAG must be complete where it differs from the old one
-      await diffEnumerate(blockstore, from, to, { signal: options.signal })
-      await mutex.run(async () => {
-        const current = rIndex.get(cidIndexKey(from))
-        if (current == null || current.size !== 1) throw new RpcError("'from' cid was not recursively pinned already")
-        if (isRecursive(to)) throw new RpcError("'to' cid was already recursively pinned")
-        const name = records.get([...current][0])?.name ?? ''
-        const b = durableBatch(datastore)
-        const changes: Change[] = []
-        addPin(b, changes, to, MODE_RECURSIVE, name)
-        if (options.unpin !== false) removePins(b, changes, from, MODE_RECURSIVE)
-        await commit(b, changes)
-      })
-    },
-
-    async isPinned (cid, options) {
-      return (await checkPinned([cid], options))[0]
-    },
-
-    checkPinned,
-
-    async * ls (options = {}) {
-      await ready()
-      const type = options.type ?? 'all'
-      const filter = options.name ?? ''
-      const emitted = new CidSet()
-      const take = (cid: CID, name: string): boolean => emitted.visit(cid) && (filter === '' || name.includes(filter))
-      const roots: CID[] = []
-      if (type === 'recursive' || type === 'all') {
-        for (const { cid, name } of keysOf(rIndex)) {
-          if (take(cid, name)) yield { cid, type: 'recursive', name }
-          roots.push(cid)
-        }
-      }
-      if (type === 'direct' || type === 'all') {
-        for (const { cid, name } of keysOf(dIndex)) {
-          if (take(cid, name)) yield { cid, type: 'direct', name }
-        }
-      }
-      if (type === 'indirect') {
-        // direct and recursive pins take precedence, without being listed
-        for (const { cid } of keysOf(dIndex)) emitted.add(cid)
-        for (const { cid } of keysOf(rIndex)) { emitted.add(cid); roots.push(cid) }
-      }
-      if (type !== 'indirect' && type !== 'all') return
-      const walking = new CidSet()
-      for (const root of roots) {
+  /** The API over a block store: the node's (reads may fetch), or its offline view (`offline()`). */
+  let offlineApi: Pins | undefined
+  const build = (blockstore: Blockstore): Pins => {
+    /** Search the recursive pins' DAGs for the wanted CIDs; fills `found` with the root each hangs under. */
+    async function findIndirect (wanted: CidSet, found: Map<string, CID>, options?: AbortOptions): Promise<void> {
+      const visited = new CidSet()
+      for (const { cid: root } of keysOf(rIndex)) {
+        if (found.size === wanted.size) return
         if (!hasLinks(root)) continue // a raw root has no children (GetLinks does not read it)
-        const batch: CID[] = []
         await walkDag(blockstore, root, {
-          signal: options.signal,
+          signal: options?.signal,
           skipRoot: true,
           visit: (c) => {
-            if (!walking.visit(c)) return false
-            if (!emitted.has(c) && take(c, '')) batch.push(c)
+            if (found.size === wanted.size || !visited.visit(c)) return false
+            if (wanted.has(c) && !found.has(CidSet.key(c))) found.set(CidSet.key(c), root)
             return true
           }
         })
-        for (const cid of batch) yield { cid, type: 'indirect', name: '' }
       }
-    },
-
-    async * recursiveKeys () {
-      await ready()
-      for (const { cid } of keysOf(rIndex)) yield cid
-    },
-
-    async * directKeys () {
-      await ready()
-      for (const { cid } of keysOf(dIndex)) yield cid
-    },
-
-    async nameOf (cid, type) {
-      await ready()
-      const ids = (type === 'recursive' ? rIndex : dIndex).get(cidIndexKey(cid))
-      if (ids == null) return undefined
-      for (const id of [...ids].sort()) {
-        const rec = records.get(id)
-        if (rec != null) return rec.name
-      }
-      return ''
     }
+
+    async function checkPinned (cids: CID[], options?: AbortOptions): Promise<PinStatus[]> {
+      await ready()
+      const out: PinStatus[] = new Array(cids.length)
+      const wanted = new CidSet()
+      cids.forEach((cid, i) => {
+        if (isRecursive(cid)) out[i] = { pinned: true, type: 'recursive' }
+        else if (isDirect(cid)) out[i] = { pinned: true, type: 'direct' }
+        else wanted.add(cid)
+      })
+      if (wanted.size > 0) {
+        const found = new Map<string, CID>()
+        await findIndirect(wanted, found, options)
+        cids.forEach((cid, i) => {
+          if (out[i] != null) return
+          const via = found.get(CidSet.key(cid))
+          out[i] = via != null ? { pinned: true, type: 'indirect', via } : { pinned: false }
+        })
+      }
+      return out
+    }
+
+
+    const api: Pins = {
+      async pinRecursive (cid, options = {}) {
+        await ready()
+        const name = options.name ?? ''
+        if (options.walk !== false) {
+          let n = 0
+          await walkDag(blockstore, cid, { signal: options.signal, onBlock: () => options.onProgress?.(++n) })
+        }
+        await mutex.run(async () => {
+          const b = durableBatch(datastore)
+          const changes: Change[] = []
+          // re-pinning replaces the old pin (a new name); a direct pin becomes recursive
+          removePins(b, changes, cid, MODE_RECURSIVE)
+          removePins(b, changes, cid, MODE_DIRECT)
+          addPin(b, changes, cid, MODE_RECURSIVE, name)
+          await commit(b, changes)
+        })
+      },
+
+      async pinDirect (cid, options = {}) {
+        await ready()
+        await getBlock(blockstore, cid, options) // must be present
+        await mutex.run(async () => {
+          if (isRecursive(cid)) throw new RpcError(`${cid.toString()} already pinned recursively`)
+          const b = durableBatch(datastore)
+          const changes: Change[] = []
+          removePins(b, changes, cid, MODE_DIRECT)
+          addPin(b, changes, cid, MODE_DIRECT, options.name ?? '')
+          await commit(b, changes)
+        })
+      },
+
+      async unpin (cid, options = {}) {
+        await ready()
+        const recursive = options.recursive ?? true
+        await mutex.run(async () => {
+          if (isRecursive(cid)) {
+            if (!recursive) throw new RpcError(`${cid.toString()} is pinned recursively`)
+          } else if (!isDirect(cid)) {
+            throw new RpcError('not pinned or pinned indirectly')
+          }
+          const b = durableBatch(datastore)
+          const changes: Change[] = []
+          removePins(b, changes, cid, MODE_RECURSIVE)
+          removePins(b, changes, cid, MODE_DIRECT)
+          await commit(b, changes)
+        })
+      },
+
+      async update (from, to, options = {}) {
+        await ready()
+        const ids = rIndex.get(cidIndexKey(from))
+        if (ids == null || ids.size !== 1) throw new RpcError("'from' cid was not recursively pinned already")
+        if (from.equals(to)) return
+        if (isRecursive(to)) throw new RpcError("'to' cid was already recursively pinned")
+        // the new DAG must be complete where it differs from the old one
+        await diffEnumerate(blockstore, from, to, { signal: options.signal })
+        await mutex.run(async () => {
+          const current = rIndex.get(cidIndexKey(from))
+          if (current == null || current.size !== 1) throw new RpcError("'from' cid was not recursively pinned already")
+          if (isRecursive(to)) throw new RpcError("'to' cid was already recursively pinned")
+          const name = records.get([...current][0])?.name ?? ''
+          const b = durableBatch(datastore)
+          const changes: Change[] = []
+          addPin(b, changes, to, MODE_RECURSIVE, name)
+          if (options.unpin !== false) removePins(b, changes, from, MODE_RECURSIVE)
+          await commit(b, changes)
+        })
+      },
+
+      async isPinned (cid, options) {
+        return (await checkPinned([cid], options))[0]
+      },
+
+      checkPinned,
+
+      async * ls (options = {}) {
+        await ready()
+        const type = options.type ?? 'all'
+        const filter = options.name ?? ''
+        const emitted = new CidSet()
+        const take = (cid: CID, name: string): boolean => emitted.visit(cid) && (filter === '' || name.includes(filter))
+        const roots: CID[] = []
+        if (type === 'recursive' || type === 'all') {
+          for (const { cid, name } of keysOf(rIndex)) {
+            if (take(cid, name)) yield { cid, type: 'recursive', name }
+            roots.push(cid)
+          }
+        }
+        if (type === 'direct' || type === 'all') {
+          for (const { cid, name } of keysOf(dIndex)) {
+            if (take(cid, name)) yield { cid, type: 'direct', name }
+          }
+        }
+        if (type === 'indirect') {
+          // direct and recursive pins take precedence, without being listed
+          for (const { cid } of keysOf(dIndex)) emitted.add(cid)
+          for (const { cid } of keysOf(rIndex)) { emitted.add(cid); roots.push(cid) }
+        }
+        if (type !== 'indirect' && type !== 'all') return
+        const walking = new CidSet()
+        for (const root of roots) {
+          if (!hasLinks(root)) continue // a raw root has no children (GetLinks does not read it)
+          const batch: CID[] = []
+          await walkDag(blockstore, root, {
+            signal: options.signal,
+            skipRoot: true,
+            visit: (c) => {
+              if (!walking.visit(c)) return false
+              if (!emitted.has(c) && take(c, '')) batch.push(c)
+              return true
+            }
+          })
+          for (const cid of batch) yield { cid, type: 'indirect', name: '' }
+        }
+      },
+
+      async * recursiveKeys () {
+        await ready()
+        for (const { cid } of keysOf(rIndex)) yield cid
+      },
+
+      async * directKeys () {
+        await ready()
+        for (const { cid } of keysOf(dIndex)) yield cid
+      },
+
+      async nameOf (cid, type) {
+        await ready()
+        const ids = (type === 'recursive' ? rIndex : dIndex).get(cidIndexKey(cid))
+        if (ids == null) return undefined
+        for (const id of [...ids].sort()) {
+          const rec = records.get(id)
+          if (rec != null) return rec.name
+        }
+        return ''
+      },
+
+      onPin: (fn) => {
+        listeners.add(fn)
+        return () => { listeners.delete(fn) }
+      },
+
+      offline: () => offlineApi ??= blockstore instanceof NodeBlockstore ? build(blockstore.offline()) : api
+    }
+    return api
   }
+
+  return build(blockstore)
 }
 
 /** The empty UnixFS directory (QmUNLLsPACCz1vLxQVkXqqLX5R1X345qqfHbsf67hvA3Nn). */

@@ -1,0 +1,229 @@
+// The node's routing (Kubo's nd.Routing over the dual DHT): find providers and peers, get and put
+// values, provide. Every query streams Kubo's QueryEvent wire shape ({"Extra","ID","Responses","Type"},
+// go-libp2p core/routing): the routing/* commands, `dht query` and `stats dht` print them, and IPNS
+// (names) uses getValue/putValue. The WAN and LAN DHTs (core/routing/dht.ts) are asked together and
+// their answers merged, as go-libp2p-kad-dht/dual does.
+import type { AbortOptions, Libp2p, PeerId, PeerInfo } from '@libp2p/interface'
+import type { CID } from 'multiformats/cid'
+import { NotFoundError, RpcError } from '../errors.js'
+
+/** go-libp2p routing.QueryEventType */
+export enum QueryEventType { SendingQuery = 0, PeerResponse = 1, FinalPeer = 2, QueryError = 3, Provider = 4, Value = 5, AddingPeer = 6, DialingPeer = 7 }
+
+export interface AddrInfoOutput { ID: string, Addrs: string[] }
+
+/** routing.QueryEvent as Kubo marshals it (keys in Go's map order). */
+export interface QueryEventOutput {
+  Extra: string
+  ID: string
+  Responses: AddrInfoOutput[] | null
+  Type: QueryEventType
+}
+
+/** The kad-dht service methods used here (js kad-dht events carry the same type numbers as Go's). */
+export interface DhtService {
+  findProviders: (key: CID, options?: AbortOptions) => AsyncIterable<DhtEvent>
+  findPeer: (id: PeerId, options?: AbortOptions) => AsyncIterable<DhtEvent>
+  getClosestPeers: (key: Uint8Array, options?: AbortOptions) => AsyncIterable<DhtEvent>
+  provide: (key: CID, options?: AbortOptions) => AsyncIterable<DhtEvent>
+  get: (key: Uint8Array, options?: AbortOptions) => AsyncIterable<DhtEvent>
+  put: (key: Uint8Array, value: Uint8Array, options?: AbortOptions) => AsyncIterable<DhtEvent>
+  getMode: () => 'client' | 'server'
+  routingTable?: { size: number, kb?: { toIterable?: () => Iterable<{ peerId: PeerId, lastPing?: number }> } }
+}
+
+interface DhtEvent {
+  type: number
+  name?: string
+  messageName?: string
+  to?: PeerId
+  from?: PeerId
+  peer?: PeerId | PeerInfo
+  closer?: PeerInfo[]
+  providers?: PeerInfo[]
+  error?: Error
+  value?: Uint8Array
+}
+
+export interface NamedDht { name: 'wan' | 'lan', dht: DhtService }
+
+export const ROUTING_NOT_FOUND = 'routing: not found'
+
+export const addrInfo = (info: PeerInfo): AddrInfoOutput => ({ ID: info.id.toString(), Addrs: info.multiaddrs.map(a => a.toString()) })
+
+export const queryEvent = (Type: QueryEventType, init: Partial<Omit<QueryEventOutput, 'Type'>> = {}): QueryEventOutput =>
+  ({ Extra: init.Extra ?? '', ID: init.ID ?? '', Responses: init.Responses ?? null, Type })
+
+/** A js kad-dht query event in Kubo's wire shape; undefined for events Go does not publish. */
+export function toQueryEvent (e: DhtEvent): QueryEventOutput | undefined {
+  switch (e.type) {
+    case QueryEventType.SendingQuery: return queryEvent(QueryEventType.SendingQuery, { ID: e.to?.toString() })
+    case QueryEventType.PeerResponse: return queryEvent(QueryEventType.PeerResponse, { ID: e.from?.toString(), Responses: (e.closer ?? []).map(addrInfo) })
+    case QueryEventType.QueryError: return queryEvent(QueryEventType.QueryError, { Extra: e.error?.message ?? 'query error' })
+    case QueryEventType.DialingPeer: return queryEvent(QueryEventType.DialingPeer, { ID: (e.peer as PeerId | undefined)?.toString() })
+    default: return undefined
+  }
+}
+
+/** Interleave async iterables (the WAN and LAN queries run together). */
+export async function * merge<T> (sources: Array<AsyncIterable<T>>): AsyncGenerator<T> {
+  const iterators = sources.map(s => s[Symbol.asyncIterator]())
+  const pending = new Map<number, Promise<{ i: number, r: IteratorResult<T> }>>()
+  const next = (i: number): void => { pending.set(i, iterators[i].next().then(r => ({ i, r }))) }
+  iterators.forEach((_, i) => { next(i) })
+  try {
+    while (pending.size > 0) {
+      const { i, r } = await Promise.race(pending.values())
+      if (r.done === true) { pending.delete(i); continue }
+      next(i)
+      yield r.value
+    }
+  } finally {
+    for (const [i] of pending) void iterators[i].return?.().catch(() => {})
+  }
+}
+
+export interface FindProvidersOptions extends AbortOptions { numProviders?: number }
+
+export interface Routing {
+  /** the DHTs that run (none with Routing.Type none/delegated or offline) */
+  dhts: () => NamedDht[]
+  /** Kubo's FindProvidersAsync with the DHT's query events; at most numProviders Provider events */
+  findProviders: (cid: CID, options?: FindProvidersOptions) => AsyncGenerator<QueryEventOutput>
+  /** query events, then one FinalPeer event with the peer's addresses; throws `routing: not found` */
+  findPeer: (peer: PeerId, options?: AbortOptions) => AsyncGenerator<QueryEventOutput>
+  /** the closest peers to a key (`dht query`): query events then FinalPeer events with ID set */
+  getClosestPeers: (key: Uint8Array, options?: AbortOptions) => AsyncGenerator<QueryEventOutput>
+  /** announce one CID now (query events of the provide); onRecord: once per provider record sent */
+  provide: (cid: CID, options?: AbortOptions & { onRecord?: () => void }) => AsyncGenerator<QueryEventOutput>
+  /** the best value for a routing key (`/ipns/<id bytes>`, `/pk/…`); throws `routing: not found` */
+  getValue: (key: Uint8Array, options?: AbortOptions) => Promise<Uint8Array>
+  /** store a value under a routing key on the DHTs */
+  putValue: (key: Uint8Array, value: Uint8Array, options?: AbortOptions) => Promise<void>
+}
+
+export class NotDhtError extends RpcError {
+  constructor () { super('routing service is not a DHT') }
+}
+
+/** The routing of an online node: its DHT services (`dht`, `lanDHT`). */
+export function createRouting (libp2p: Libp2p): Routing {
+  const services = libp2p.services as Record<string, unknown>
+  const dhts = (): NamedDht[] => {
+    const out: NamedDht[] = []
+    if (services.dht != null) out.push({ name: 'wan', dht: services.dht as DhtService })
+    if (services.lanDHT != null) out.push({ name: 'lan', dht: services.lanDHT as DhtService })
+    return out
+  }
+  const all = (): DhtService[] => {
+    const list = dhts().map(d => d.dht)
+    if (list.length === 0) throw new NotDhtError()
+    return list
+  }
+  /**
+   * the DHTs worth asking: those with peers in their table (an empty table fails at once in Go, where
+   * a js kad-dht query would wait for a peer), or all of them when none has any
+   */
+  const useful = (): DhtService[] => {
+    const list = all()
+    const withPeers = list.filter(d => (d.routingTable?.size ?? 1) > 0)
+    return withPeers.length > 0 ? withPeers : list
+  }
+
+  return {
+    dhts,
+    async * findProviders (cid, options = {}) {
+      const limit = options.numProviders ?? 20
+      const seen = new Set<string>()
+      const controller = new AbortController()
+      const signal = options.signal != null ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
+      try {
+        for await (const e of merge(useful().map(d => d.findProviders(cid, { signal })))) {
+          if (e.type === QueryEventType.Provider || (e.type === QueryEventType.PeerResponse && (e.providers?.length ?? 0) > 0)) {
+            for (const p of e.providers ?? []) {
+              const id = p.id.toString()
+              if (seen.has(id)) continue
+              seen.add(id)
+              yield queryEvent(QueryEventType.Provider, { Responses: [addrInfo(p)] })
+              if (seen.size >= limit) return
+            }
+            if (e.type === QueryEventType.Provider) continue
+          }
+          const out = toQueryEvent(e)
+          if (out != null) yield out
+        }
+      } catch (err) {
+        if (signal.aborted && options.signal?.aborted !== true) return
+        throw err
+      } finally {
+        controller.abort()
+      }
+    },
+    async * findPeer (peer, options = {}) {
+      // a connected or known peer answers from the peer store first, as the DHT's FindPeer does
+      const known = await libp2p.peerStore.get(peer).catch(() => undefined)
+      if (known != null && known.addresses.length > 0 && libp2p.getConnections(peer).length > 0) {
+        yield queryEvent(QueryEventType.FinalPeer, { Responses: [{ ID: peer.toString(), Addrs: known.addresses.map(a => a.multiaddr.toString()) }] })
+        return
+      }
+      const controller = new AbortController()
+      const signal = options.signal != null ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
+      try {
+        for await (const e of merge(useful().map(d => d.findPeer(peer, { signal })))) {
+          if (e.type === QueryEventType.FinalPeer && e.peer != null && 'id' in e.peer) {
+            yield queryEvent(QueryEventType.FinalPeer, { Responses: [addrInfo(e.peer)] })
+            return
+          }
+          const out = toQueryEvent(e)
+          if (out != null) yield out
+        }
+      } catch (err) {
+        if ((err as Error).name !== 'NotFoundError') throw err
+      } finally {
+        controller.abort()
+      }
+      options.signal?.throwIfAborted()
+      throw new NotFoundError(ROUTING_NOT_FOUND)
+    },
+    async * getClosestPeers (key, options = {}) {
+      const finals = new Set<string>()
+      for await (const e of merge(useful().map(d => d.getClosestPeers(key, options)))) {
+        if (e.type === QueryEventType.FinalPeer && e.peer != null && 'id' in e.peer) {
+          const id = e.peer.id.toString()
+          if (!finals.has(id)) { finals.add(id); yield queryEvent(QueryEventType.FinalPeer, { ID: id }) }
+          continue
+        }
+        const out = toQueryEvent(e)
+        if (out != null) yield out
+      }
+    },
+    async * provide (cid, options = {}) {
+      for await (const e of merge(useful().map(d => d.provide(cid, { signal: options.signal })))) {
+        if (e.type === QueryEventType.SendingQuery && e.messageName === 'ADD_PROVIDER') options.onRecord?.()
+        const out = toQueryEvent(e)
+        if (out != null) yield out
+      }
+    },
+    async getValue (key, options = {}) {
+      let best: Uint8Array | undefined
+      for await (const e of merge(useful().map(d => d.get(key, options)))) {
+        if (e.type === QueryEventType.Value && e.value != null) best = e.value
+      }
+      if (best == null) throw new NotFoundError(ROUTING_NOT_FOUND)
+      return best
+    },
+    async putValue (key, value, options = {}) {
+      let stored = false
+      let lastError: Error | undefined
+      await Promise.all(useful().map(async d => {
+        try {
+          for await (const e of d.put(key, value, options)) {
+            if (e.type === QueryEventType.PeerResponse) stored = true
+            if (e.type === QueryEventType.QueryError && e.error != null) lastError = e.error
+          }
+        } catch (err) { lastError = err as Error }
+      }))
+      if (!stored && lastError != null) throw lastError
+    }
+  }
+}

@@ -1,0 +1,22 @@
+// ipfs routing get: the best value stored under a routing key (/ipns/<id>, /pk/<id>).
+import { defineCommand } from '../../registry/define.js'
+import { NotOnlineError } from '../../core/errors.js'
+import { QueryEventType, queryEvent, type QueryEventOutput } from '../../core/routing/index.js'
+import { routingKey } from './events.js'
+
+export const routingGet = defineCommand({
+  path: ['routing', 'get'],
+  description: 'Given a key, query the routing system for its best value.',
+  help: "Outputs the best value for the given key.\n\nThere may be several different values for a given key stored in the routing\nsystem; in this context 'best' means the record that is most desirable. There is\nno one metric for 'best': it depends entirely on the key type. For IPNS, 'best'\nis the record that is both valid and has the highest sequence number (freshest).\nDifferent key types can specify other 'best' rules.",
+  status: 'experimental',
+  args: [{ name: 'key', kind: 'string', required: true, variadic: true, description: 'The key to find a value for.' }],
+  output: 'ndjson',
+  async * run ({ args, deps, signal }): AsyncGenerator<QueryEventOutput> {
+    if (deps.routing == null || deps.libp2p == null) throw new NotOnlineError('this action must be run in online mode, try running \'ipfs daemon\' first')
+    const key = routingKey(args[0])
+    const value = await deps.routing.getValue(key, { signal })
+    yield queryEvent(QueryEventType.Value, { Extra: Buffer.from(value).toString('base64') })
+  },
+  // the raw value bytes (binary in a terminal, as Kubo)
+  text: (e) => Buffer.from(e.Extra, 'base64').toString('latin1')
+})
