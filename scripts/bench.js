@@ -12,6 +12,9 @@
 //           --cpu-prof DIR  run our daemon under `node --cpu-prof --cpu-prof-dir=DIR`
 //           --baseline DIR  also measure the daemon of another built checkout (e.g. a git worktree of an
 //                           older commit), shown as a "baseline" column: before/after in one run
+//           --net-only      only the networking section (scripts/bench-net.js: bitswap 256 MiB transfers
+//                           tsipfs/Kubo each way over loopback, RSS with 50 connected peers)
+//           --no-net        leave the networking section out
 // Environment: BENCH_DIR (default /work/shared/bench), DATA (default /tmp/bench-data),
 //           JSIPFS_DIR (default /tmp/jsipfs-bench), API_PORT / GW_PORT (ours, default 45101 / 48181),
 //           JS_API_PORT / JS_GW_PORT / JS_RPC_PORT (js-ipfs, default 45002 / 49090 / 45003).
@@ -46,6 +49,8 @@ const doJsipfs = !flag('--no-jsipfs') && (process.env.BENCH_JSIPFS === '1' || fs
 const doInproc = !flag('--no-inproc')
 const baseline = value('--baseline', undefined)
 const gatewayOnly = flag('--gateway-only')
+const netOnly = flag('--net-only')
+const doNet = !flag('--no-net') && !gatewayOnly
 
 // the Node that runs the daemon itself (bin/tsipfs.js re-spawns under an old Node, and then the PID we
 // would measure RSS of is only the launcher)
@@ -411,6 +416,20 @@ async function cidCheck (ours, js) {
 
 // ---- main ----
 log(`runs=${runs} results=${path.relative(root, results)} load ${loadavg()}`)
+/** the networking section (Kubo from scripts/kubo.sh, the multi-node test harness from dist/) */
+async function netSection () {
+  const { benchNet } = await import('./bench-net.js')
+  log('networking: bitswap transfers and RSS with 50 peers')
+  return await benchNet({ runs, results, file: path.join(dataDir, 'rand256-1.bin'), log })
+}
+if (netOnly) {
+  await ensureData()
+  await ensureBuilt()
+  const section = await netSection()
+  fs.writeFileSync(path.join(results, 'summary.md'), section + '\n')
+  console.log(section)
+  process.exit(0)
+}
 if (!gatewayOnly) await ensureData()
 if (doTsipfs) {
   await ensureBuilt()
@@ -430,6 +449,8 @@ if (doJsipfs) {
 let inproc = ''
 if (doInproc && doTsipfs && !gatewayOnly) inproc = await benchInproc()
 
+const netMd = doNet && doTsipfs ? await netSection() : ''
+
 const ours = parse(path.join(results, 'tsipfs.txt'))
 const js = jsRan ? parse(path.join(results, 'jsipfs.txt')) : undefined
 const base = baseline != null ? parse(path.join(results, 'baseline.txt')) ?? null : undefined
@@ -444,6 +465,7 @@ const summary = [
   ...(js != null ? [`js-ipfs: load ${js.load.join(' → ')}`] : []),
   '',
   ...(inproc !== '' ? ['## in-process benches', '', '```', inproc.trimEnd(), '```', ''] : []),
+  ...(netMd !== '' ? [netMd] : []),
   `raw results: ${path.relative(root, results)}/`
 ].join('\n')
 fs.writeFileSync(path.join(results, 'summary.md'), summary + '\n')

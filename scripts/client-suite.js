@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Run ../shared/client-suite (interface-ipfs-core over ipfs-http-client) against this daemon.
-// Usage: node scripts/client-suite.js [--results DIR] [family ...]   (default: the families delivered so far)
+// Usage: node scripts/client-suite.js [--results DIR] [--kubo] [family ...]   (default: the families delivered so far)
 // The suite is copied to .cache/client-suite and installed there once (npm ci), so shared/ stays clean.
 import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -30,18 +30,29 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lock) {
   writeFileSync(stamp, lock)
 }
 
-// `--results DIR` (another results folder, for runs side by side); every other argument is a family
+// `--results DIR` (another results folder, for runs side by side); `--kubo`: run the suite against the
+// Kubo reference binary (scripts/kubo.sh builds it) instead, to compare; every other argument is a family
 const argv = process.argv.slice(2)
 const at = argv.indexOf('--results')
-const results = at >= 0 ? path.resolve(argv[at + 1]) : path.join(root, '.cache', 'client-suite-results')
+const kubo = argv.includes('--kubo')
+if (kubo) argv.splice(argv.indexOf('--kubo'), 1)
+const results = at >= 0 ? path.resolve(argv[at + 1]) : path.join(root, '.cache', kubo ? 'client-suite-results-kubo' : 'client-suite-results')
 if (at >= 0) argv.splice(at, 2)
 const families = argv.length > 0 ? argv : DELIVERED
 const node = process.execPath
+let daemon = `${node} ${path.join(root, 'bin', 'tsipfs.js')}`
+if (kubo) {
+  const k = spawnSync('bash', [path.join(root, 'scripts', 'kubo.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  if (k.status !== 0) process.exit(k.status ?? 1)
+  daemon = k.stdout.trim().split('\n').pop()
+}
 const env = {
   ...process.env,
   PATH: `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
-  DAEMON_CMD: `${node} ${path.join(root, 'bin', 'tsipfs.js')}`,
-  DAEMON_CONFIG_MODE: process.env.DAEMON_CONFIG_MODE ?? 'set'
+  DAEMON_CMD: daemon,
+  DAEMON_CONFIG_MODE: process.env.DAEMON_CONFIG_MODE ?? 'set',
+  // Kubo: no telemetry, no AutoConf fetches (the suite's nodes have no Bootstrap)
+  ...(kubo ? { IPFS_TELEMETRY: 'off', DO_NOT_TRACK: '1', DAEMON_EXTRA_CONFIG: process.env.DAEMON_EXTRA_CONFIG ?? JSON.stringify({ AutoConf: { Enabled: false } }) } : {})
 }
 const args = [
   path.join(cache, 'bin', 'run.js'),
