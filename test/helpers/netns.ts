@@ -4,8 +4,7 @@
 // node's API directly. Names carry the owner's PID: namespaces left by a dead test run are removed next time.
 // Needs root and iproute2 (scripts/ensure-debs.sh ip=iproute2 installs it).
 import { execFileSync, spawnSync } from 'node:child_process'
-import path from 'node:path'
-import { ROOT } from './daemon.js'
+import { ensureDebs } from './debs.js'
 
 const PREFIX = 'tsnet'
 
@@ -17,12 +16,19 @@ const alive = (pid: number): boolean => {
   try { process.kill(pid, 0); return true } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM' }
 }
 
-/** Why namespaces cannot be used here (null when they can): not root, or `ip netns` fails. */
+/** Why namespaces cannot be used here (null when they can): not root, or `ip netns` fails. On CI (root,
+ * iproute2 installed by the set-up) that is an error, not a reason to skip. */
 export function netnsUnavailable (): string | null {
+  const why = netnsProblem()
+  if (why != null && process.env.CI != null && process.env.CI !== '' && process.env.CI !== 'false') throw new Error(why)
+  return why
+}
+
+function netnsProblem (): string | null {
   if (process.platform !== 'linux') return 'network namespaces need Linux'
   if (process.getuid?.() !== 0) return 'network namespaces need root'
-  const r = spawnSync('bash', [path.join(ROOT, 'scripts', 'ensure-debs.sh'), 'ip=iproute2'], { stdio: 'inherit' })
-  if (r.status !== 0) return 'iproute2 could not be installed'
+  const missing = ensureDebs({ ip: 'iproute2' })
+  if (missing != null) return missing
   const probe = spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' })
   return probe.status === 0 ? null : `ip netns does not work: ${probe.stderr}`
 }

@@ -5,6 +5,7 @@ import { expect } from 'chai'
 import { Cluster, waitFor, type Peer } from '../helpers/cluster.js'
 import { kuboBinary } from '../helpers/kubo.js'
 import { netnsUnavailable } from '../helpers/netns.js'
+import { skipWithReason } from '../helpers/debs.js'
 
 const KUBO_AGENT = /^kubo\/0\.40\.1/
 const TSIPFS_AGENT = /^tsipfs\//
@@ -96,12 +97,7 @@ describe('net: interop in network namespaces', function () {
   before(async function () {
     this.timeout(30 * 60_000)
     const why = netnsUnavailable()
-    if (why != null) {
-      // CI runs as root with iproute2 installed by the set-up; elsewhere say why
-      if (process.env.CI != null) throw new Error(why)
-      console.log(`      skipped: ${why}`)
-      this.skip()
-    }
+    if (why != null) skipWithReason(this, why)
     kuboBinary()
     c = new Cluster({ label: 'interop-netns', netns: true })
     t = await c.tsipfs({ name: 'tsipfs' })
