@@ -13,6 +13,14 @@ const TSIPFS_AGENT = /^tsipfs\//
 /** Kubo's `ping` lines: the replies that succeeded with a round trip time */
 const pongs = (lines: Array<{ Success: boolean, Time: number, Text: string }>): number[] => lines.filter(l => l.Success && l.Time > 0).map(l => l.Time)
 
+/** The first provider `p` finds for `cid` with `routing findprovs` (retried: providing is asynchronous). */
+async function findProvider (p: Peer, cid: string): Promise<string> {
+  return await waitFor(async () => {
+    const events = await p.call('routing/findprovs', [cid], { 'num-providers': 1, timeout: '5s' }) as Array<{ Type: number, Responses: Array<{ ID: string }> | null }>
+    return events.filter(e => e.Type === 4).flatMap(e => e.Responses ?? [])[0]?.ID
+  }, { what: `${p.name} finds a provider of ${cid}`, timeout: 60_000, interval: 1000 })
+}
+
 describe('net: interop with Kubo and Helia (loopback)', function () {
   this.timeout(120_000)
   let c: Cluster
@@ -26,7 +34,7 @@ describe('net: interop with Kubo and Helia (loopback)', function () {
     c = new Cluster({ label: 'interop-loopback' })
     t = await c.tsipfs({ name: 'tsipfs' })
     k = await c.kubo({ name: 'kubo' })
-    h = await c.helia({ name: 'helia' })
+    h = await c.helia({ name: 'helia', dht: 'lan' })
   })
   after(async () => { await c?.stop() })
 
@@ -40,18 +48,34 @@ describe('net: interop with Kubo and Helia (loopback)', function () {
       expect(await waitFor(async () => await t.agentOf(k.id), { what: 'tsipfs identifies Kubo' })).to.match(KUBO_AGENT)
     })
 
-    it('fetches a multi-block file from tsipfs by bitswap', async () => {
+    it('fetches a multi-block file from tsipfs by bitswap; tsipfs\'s bitswap stat counts what it sent', async () => {
       const data = randomBytes(600 * 1024)
       const cid = await t.add(data)
+      const before = await t.call('bitswap/stat')
       expect(Buffer.compare(await k.cat(cid, 30_000), data)).to.equal(0)
+      const after = await t.call('bitswap/stat')
+      expect(after.BlocksSent - before.BlocksSent).to.be.at.least(3)
+      expect(after.DataSent - before.DataSent).to.be.at.least(data.length)
     })
 
-    it('serves a multi-block file that tsipfs fetches by bitswap', async () => {
+    it('serves a multi-block file that tsipfs fetches by bitswap; tsipfs\'s bitswap stat counts what it received', async () => {
       const data = randomBytes(600 * 1024)
       const cid = await k.add(data)
+      const before = await t.call('bitswap/stat')
       expect(Buffer.compare(await t.cat(cid, 30_000), data)).to.equal(0)
+      const after = await t.call('bitswap/stat')
+      expect(after.BlocksReceived - before.BlocksReceived).to.be.at.least(3)
+      expect(after.DataReceived - before.DataReceived).to.be.at.least(data.length)
       // now local: an offline read answers
       expect(Buffer.compare(await t.call('cat', [cid], { offline: true }), data)).to.equal(0)
+    })
+
+    it('DHT: Kubo finds tsipfs\'s provider record, and tsipfs finds Kubo\'s (LAN DHT)', async () => {
+      const ours = await t.add(randomBytes(1000))
+      expect(await findProvider(k, ours)).to.equal(t.id)
+      const theirs = await k.add(randomBytes(1000))
+      await k.call('routing/provide', [theirs])
+      expect(await findProvider(t, theirs)).to.equal(k.id)
     })
 
     it('pings tsipfs', async () => {
@@ -78,6 +102,14 @@ describe('net: interop with Kubo and Helia (loopback)', function () {
       const data = randomBytes(300 * 1024)
       const cid = await h.add(data)
       expect(Buffer.compare(await t.cat(cid, 30_000), data)).to.equal(0)
+    })
+
+    it('DHT: Helia finds tsipfs\'s provider record, and tsipfs finds Helia\'s (LAN DHT)', async () => {
+      const ours = await t.add(randomBytes(1000))
+      expect(await waitFor(async () => (await h.call('findprovs', [], { cid: ours, timeout: 5000 }))[0], { what: 'Helia finds tsipfs', timeout: 60_000 })).to.equal(t.id)
+      const theirs = await h.add(randomBytes(1000))
+      await h.call('provide', [], { cid: theirs })
+      expect(await findProvider(t, theirs)).to.equal(h.id)
     })
 
     it('pings tsipfs', async () => {
