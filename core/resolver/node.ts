@@ -14,6 +14,17 @@ export const CBOR_CODEC = 0x51
 
 /** Decode a block into its data-model value (dag-pb as { Data?, Links }). */
 export function decodeBlock (cid: CID, block: Uint8Array): unknown {
+  try {
+    return decodeByCodec(cid, block)
+  } catch (err) {
+    // the recursive decoders run out of stack on deeply nested input (Go's stack would grow): an
+    // error about the block, never the runtime's own text
+    if (err instanceof RangeError) throw new RpcError(`failed to decode block ${cid.toString()}: nesting too deep`)
+    throw err
+  }
+}
+
+function decodeByCodec (cid: CID, block: Uint8Array): unknown {
   switch (cid.code) {
     case DAG_PB_CODEC: return decodePb(block)
     case RAW_CODEC: return block

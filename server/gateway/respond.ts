@@ -278,6 +278,9 @@ async function streamBody (r: GatewayRequest, source: AsyncIterable<Uint8Array>)
  * socket until the next tick, and reads in place do not wait for one), then the connection closes.
  */
 function cut (res: Context['res']): void {
+  // nothing written yet (a file that claims bytes it does not have): the status line and headers
+  // still go out first, as Go's server sends them when the handler returns short of Content-Length
+  if (!res.headersSent && !res.destroyed) res.flushHeaders()
   const socket = res.socket
   if (socket == null || socket.destroyed) {
     res.destroy()

@@ -4,7 +4,7 @@
 // identity blocks.
 import * as dagPb from '@ipld/dag-pb'
 import { exporter } from 'ipfs-unixfs-exporter'
-import { createResolver, decodeUnixfsData, type UnixfsData } from '../../core/resolver/index.js'
+import { createResolver, decodeUnixfsData, unixfsFileSize, type UnixfsData } from '../../core/resolver/index.js'
 import { readUnixfsFile } from '../../core/unixfs/reader.js'
 import { blockBuffers } from '../../core/unixfs/buffer-pool.js'
 import { UnixFS } from 'ipfs-unixfs'
@@ -86,8 +86,12 @@ export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<Unix
       }
     }
   }
-  const size = Number(unixfs.fileSize())
   const data = unixfs.type === 'file' || unixfs.type === 'raw' ? tryDecode(node.Data) : undefined
+  // boxo's FSNode.FileSize: the Filesize field, not the sum of (possibly lying) blocksizes
+  const fields = data ?? tryDecode(node.Data)
+  const size = fields != null ? unixfsFileSize(fields) : 0
+  // a Filesize past 2^53 cannot be a real file here, nor be sent as a Content-Length a client parses
+  if (!Number.isSafeInteger(size)) throw new GatewayError(500, `data was not a valid file or directory: file size ${String(size)} out of range`)
   if (data != null) {
     const root = { pb: node, fs: data }
     // into recycled buffers, given back by the response once written (respond.ts)
