@@ -73,7 +73,7 @@ export const configJson = target({
     if (Object.keys(Object.prototype).length > 0) throw violation(`Object.prototype polluted: ${Object.keys(Object.prototype).join(',')}`, undefined)
     return o
   },
-  runs: 40,
+  runs: 25,
   daemonRuns: 6
 })
 
@@ -92,8 +92,7 @@ export const configProto = target({
     return o
   },
   runs: 20,
-  daemonRuns: 5,
-  awaiting: 'harden: config keys walk into __proto__ (issue 10)'
+  daemonRuns: 5
 })
 
 // ---- gateway ----
@@ -113,7 +112,7 @@ export const gatewayPaths = target({
     const req: Req = { method, path }
     return gatewayOutcome(req, await send(ctx.gateway, req))
   },
-  runs: 40,
+  runs: 25,
   daemonRuns: 6
 })
 
@@ -143,7 +142,7 @@ export const rangeHeaders = target({
     }
     return o
   },
-  runs: 40,
+  runs: 25,
   daemonRuns: 6
 })
 
@@ -167,7 +166,7 @@ export const hostHeaders = target({
     const req: Req = { method: 'GET', path: h.proxy ? `http://${host}${h.path}` : h.path, headers: { Host: host } }
     return gatewayOutcome(req, await send(ctx.gateway, req))
   },
-  runs: 40,
+  runs: 25,
   daemonRuns: 6
 })
 

@@ -70,7 +70,7 @@ export const multipartAdd = target({
     }
     return o
   },
-  runs: 40,
+  runs: 25,
   daemonRuns: 8
 })
 
@@ -89,7 +89,7 @@ export const multipartBig = target({
     return await post(ctx, `/api/v0/add?wrap-with-directory=true&quiet=true${kind === 'parts' ? '&only-hash=true' : ''}`, body)
   },
   runs: 3,
-  daemonRuns: 3
+  daemonRuns: 1
 })
 
 // ---- CAR v1/v2 through dag/import ----
@@ -138,7 +138,7 @@ export const carImport = target({
     if (cut != null) car = car.subarray(0, cut % (car.length + 1))
     return await post(ctx, `/api/v0/dag/import?pin-roots=${String(pin)}&stats=true`, filePart(car))
   },
-  runs: 40,
+  runs: 25,
   daemonRuns: 8
 })
 
@@ -178,7 +178,7 @@ export const dagCodecs = target({
     await post(ctx, `/api/v0/block/rm?arg=${cid}`) // keep the repo small; a failed rm is fine
     return await post(ctx, `/api/v0/dag/get?arg=${cid}&output-codec=${inputCodec === 'nope' ? 'dag-json' : inputCodec}`)
   },
-  runs: 40,
+  runs: 25,
   daemonRuns: 6
 })
 
@@ -231,7 +231,7 @@ export const dagPbBlocks = target({
     gatewayOutcome(greq, g, { reset: true })
     return o
   },
-  runs: 40,
+  runs: 25,
   daemonRuns: 8
 })
 
@@ -260,7 +260,7 @@ export const cids = target({
     const s = i.random ?? cidString(ctx.fixtures, i.pick, i.edits, i.cut, i.prefix)
     return await post(ctx, `/api/v0/${i.cmd}${i.cmd.includes('?') ? '&' : '?'}arg=${q(s)}`)
   },
-  runs: 40,
+  runs: 25,
   daemonRuns: 6
 })
 
@@ -304,7 +304,7 @@ export const paths = target({
   about: 'hostile content paths given to cat, ls, dag/resolve, refs, files/stat, files/read, get',
   arb: fc.record({ p: hostilePath, cmd: fc.constantFrom('cat', 'ls', 'dag/resolve', 'dag/get', 'refs', 'files/stat', 'files/read', 'get', 'block/stat') }),
   run: async (ctx, { p, cmd }) => await post(ctx, `/api/v0/${cmd}?arg=${q(pathOf(ctx, p))}`),
-  runs: 40,
+  runs: 25,
   daemonRuns: 6
 })
 
