@@ -29,6 +29,8 @@ import { createResolver, type Resolver } from './resolver/index.js'
 import type { BlockExchange } from './bitswap/index.js'
 import { createRouting, type Routing } from './routing/index.js'
 import type { Provider } from './provider/index.js'
+import { createDnsResolver } from './dns/index.js'
+import { createNameSystem, type NameSystem } from './namesys/index.js'
 
 export interface CoreInit {
   /** repo folder; omitted: everything in memory (tests, embedding) */
@@ -123,6 +125,10 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       makeProvider = (mfsRoot) => createProvider({ libp2p: host, routing: router, blockstore: nodeBlockstore, pins, config: configStore, mfsRoot, logger: logging.forComponent('provider') })
     }
 
+    // DNSLink and IPNS (core/dns, core/namesys): the resolver follows /ipns/ paths through them
+    const dns = createDnsResolver({ config })
+    const nameSystem = createNameSystem({ datastore, keystore, config: configStore, libp2p, dns, logger: logging.forComponent('namesys') }, { ipnsPubsub: init.ipnsPubsub })
+
     const container = createContainer<Cradle>({ injectionMode: InjectionMode.PROXY, strict: true })
     container.register({
       repoPath: asValue(repoPath),
@@ -133,7 +139,10 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       datastore: asValue(datastore),
       blockstore: asValue(nodeBlockstore),
       pins: asValue(pins),
-      resolver: asValue(resolverOver(nodeBlockstore)),
+      resolver: asValue(resolverOver(nodeBlockstore, nameSystem)),
+      dns: asValue(dns),
+      // a singleton registration so the node starts it (pubsub topics, republisher) after libp2p
+      nameSystem: asFunction(() => nameSystem).singleton(),
       keystore: asValue(keystore),
       libp2p: asValue(libp2p),
       // a singleton registration (not asValue) so the node starts it, after libp2p, and stops it first
@@ -168,8 +177,11 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
 }
 
 /** The path resolver over a blockstore (the node's, or its offline view in an offline scope). */
-function resolverOver (blockstore: Blockstore): Resolver {
-  return createResolver({ blockstore })
+function resolverOver (blockstore: Blockstore, names: NameSystem, offline = false): Resolver {
+  return createResolver({
+    blockstore,
+    resolveName: async (path, options) => (await names.resolve(`/ipns/${path.root}`, { signal: options.signal, offline })).path
+  })
 }
 
 /**
@@ -183,7 +195,7 @@ function registerOffline (scope: AwilixContainer<Cradle>, container: AwilixConta
   const local = store.offline()
   scope.register({
     blockstore: asValue(local),
-    resolver: asFunction(() => resolverOver(local)).scoped(),
+    resolver: asFunction(() => resolverOver(local, container.cradle.nameSystem, true)).scoped(),
     // the same pin set, its DAG walks reading the offline store (pin add/verify/ls never fetch)
     pins: asFunction(() => container.cradle.pins.offline()).scoped()
   })

@@ -19,6 +19,8 @@ import type { GcRoots } from './gc/roots.js'
 import type { BlockExchange } from './bitswap/index.js'
 import type { Routing } from './routing/index.js'
 import type { Provider } from './provider/index.js'
+import type { DnsResolver } from './dns/index.js'
+import type { NameSystem } from './namesys/index.js'
 
 export interface Cradle {
   /** the repo folder ('' for an in-memory repo) */
@@ -38,6 +40,10 @@ export interface Cradle {
   /** the one path resolver (core/resolver): /ipfs, /ipld, bare CIDs; UnixFS dirs and HAMTs, dag-cbor/dag-json */
   resolver: Resolver
   keystore: Keystore
+  /** DNS TXT lookups and DNSLink (DNS.Resolvers, DNS.MaxCacheTTL) */
+  dns: DnsResolver
+  /** IPNS publish/resolve, DNSLink names, IPFS_NS_MAP, IPNS over pubsub, republisher (core/namesys) */
+  nameSystem: NameSystem
   /** null when the node runs offline */
   libp2p: Libp2p | null
   /** block exchange over libp2p (core/bitswap); null offline or with Bitswap.Libp2pEnabled=false */

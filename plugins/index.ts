@@ -29,6 +29,9 @@ import { routingPlugin } from './routing/index.js'
 import { providePlugin } from './provide/index.js'
 import { statsPlugin } from './stats/index.js'
 import { dhtPlugin } from './dht/index.js'
+import { namePlugin } from './name/index.js'
+import { resolvePlugin } from './resolve/index.js'
+import { pubsubPlugin } from './pubsub/index.js'
 
 export function builtinPlugins (): Plugin[] {
   return [
@@ -60,6 +63,9 @@ export function builtinPlugins (): Plugin[] {
     routingPlugin(),
     providePlugin(),
     statsPlugin(),
-    dhtPlugin()
+    dhtPlugin(),
+    namePlugin(),
+    resolvePlugin(),
+    pubsubPlugin()
   ]
 }

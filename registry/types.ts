@@ -128,6 +128,14 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   /** string-stdin args: after required args, append all remaining body lines (Kubo ParseBodyArgs) */
   bodyArgs?: boolean
   output: OutputKind | ((opts: OptionValues<O> & GlobalOptionValues) => OutputKind)
+  /**
+   * ndjson: commit and flush the headers before the first value (Kubo's http.Flusher in `pubsub sub`:
+   * the client learns the subscription is live before any message); errors thrown by `run` before it
+   * returns its iterable still get the JSON error response.
+   */
+  flushHeaders?: boolean
+  /** CLI only: rewrite the string arguments before sending them (Kubo's PreRun urlArgsEncoder) */
+  cliArgs?: (args: string[]) => string[]
   /** bytes output content type; default text/plain (Kubo's choice for byte streams) */
   contentType?: string
   run: (call: Invocation<OptionValues<O>>) => Promise<Out> | AsyncIterable<Out> | Out

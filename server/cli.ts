@@ -319,6 +319,7 @@ async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec
     const text = (await readStdin()).toString('utf8')
     stdinLines = text === '' ? [] : text.split('\n').map(l => l.replace(/\r$/, '')).filter((l, i, a) => !(i === a.length - 1 && l === ''))
   }
+  if (command.cliArgs != null) stringVals = command.cliArgs(stringVals)
   const input = { args: stringVals, query: parsed.raw, strictArgs: true, stdin: stdinLines, files: files != null ? (async function * () { yield * files })() : undefined }
 
   const httpOk = registry.httpAllowed(command.path) && command.cliOnly !== true

@@ -189,6 +189,16 @@ export async function sendOutcome (ctx: Context, outcome: Outcome, enc: string, 
     }
     case 'ndjson': {
       const it = outcome.items[Symbol.asyncIterator]()
+      if (command.flushHeaders === true) {
+        // headers now, values as they come (pubsub sub)
+        preamble(ctx)
+        ctx.status = 200
+        ctx.set('Content-Type', mimeOf(enc))
+        ctx.set('X-Chunked-Output', '1')
+        ctx.res.flushHeaders()
+        ctx.body = Readable.from(withTrailer(ctx, outcome.items, { done: true, value: undefined }, it, (v: unknown): string => encodeValue(v, enc, command, call)), { objectMode: false })
+        return
+      }
       const first = await it.next()
       preamble(ctx)
       ctx.status = 200

@@ -58,8 +58,9 @@ export async function createLibp2pHost ({ privateKey, config, datastore, pubsub,
     Object.assign(optional, dhtServices(config, mode))
   }
   if (pubsubEnabled(config, pubsub, ipnsPubsub)) {
-    const { gossipsub } = await import('@libp2p/gossipsub')
-    optional.pubsub = gossipsub({ allowPublishToZeroTopicPeers: true, emitSelf: false })
+    // Pubsub.Router, Pubsub.DisableSigning and Kubo's persisted seqno validation (./pubsub.ts)
+    const { pubsubService } = await import('./pubsub.js')
+    optional.pubsub = await pubsubService(config, datastore)
   }
   const node = await createLibp2p({
     privateKey,

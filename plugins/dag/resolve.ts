@@ -9,7 +9,7 @@ import { cidLink, resolverOf, textCidEncoder } from './common.js'
 import type { DagResolveOutput } from './output.js'
 
 /** cmdenv.CidEncoderFromPath: the base of the CID in the path (CIDv1: that base, upgrading; CIDv0: the default). */
-function encoderFromPath (p: string): CidEncoder | undefined {
+export function encoderFromPath (p: string): CidEncoder | undefined {
   const components = p.split('/')
   let maybeCid: string
   if (components[0] !== '') maybeCid = components[0]

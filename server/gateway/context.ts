@@ -7,6 +7,7 @@ import type { Logger } from 'winston'
 import type { GatewayBlocks } from './blocks.js'
 import type { GatewaySettings } from './config.js'
 import type { DnslinkLookup } from './dnslink.js'
+import type { NameSystem } from '../../core/namesys/index.js'
 import type { ContentPath, ResolvedPath } from './resolve.js'
 
 /** Long-lived things the gateway needs (from the node's container). */
@@ -17,6 +18,8 @@ export interface GatewayDeps {
   localBlockstore: Blockstore
   datastore: Datastore
   libp2p: Libp2p | null
+  /** IPNS records (local, DHT, pubsub) */
+  nameSystem: NameSystem
   dnslink: DnslinkLookup
   logger: Logger
   settings: () => GatewaySettings

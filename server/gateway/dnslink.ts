@@ -1,13 +1,14 @@
-// DNSLink lookups (https://dnslink.dev): TXT records `dnslink=/ipfs/...` or `dnslink=/ipns/...` at
-// _dnslink.<fqdn> (then at <fqdn> itself, the legacy location).
+// DNSLink lookups (https://dnslink.dev) for the gateway's DNSLink hosts and /ipns/<domain> paths:
+// `dnslink=/ipfs/...` or `dnslink=/ipns/...` at _dnslink.<fqdn>, through the node's DNS resolver
+// (core/dns: DNS.Resolvers, DNS.MaxCacheTTL), after Kubo's IPFS_NS_MAP (`domain:/ipfs/...,domain2:/ipns/...`,
+// read when the app is created; boxo answers these names without any lookup).
 //
-// For tests and local setups the answers can be fixed instead of asking DNS:
-//   - createGatewayApp({ dnslink: { 'example.org': '/ipfs/bafy...' } })  (a map; only the map is used), or
-//   - createGatewayApp({ dnslink: async (fqdn) => ... })                 (any lookup function), or
-//   - the environment variable TSIPFS_DNSLINK, read when the app is created: a JSON object
-//     {"example.org": "/ipfs/bafy..."} or the path of a file holding one. Names not in it go to DNS.
-import { promises as dns } from 'node:dns'
-import { readFileSync } from 'node:fs'
+// Tests can fix the answers instead: createGatewayApp({ dnslink: { 'example.org': '/ipfs/bafy...' } })
+// (only the map is used) or createGatewayApp({ dnslink: async (fqdn) => ... }).
+import type { DnsResolver } from '../../core/dns/index.js'
+import { staticNameMap } from '../../core/namesys/index.js'
+
+export { parseDnslinkTxt } from '../../core/dns/index.js'
 
 export interface DnslinkRecord {
   /** the content path, e.g. /ipfs/bafy.../sub or /ipns/k51... */
@@ -19,21 +20,9 @@ export interface DnslinkRecord {
 export type DnslinkLookup = (fqdn: string, options?: { signal?: AbortSignal }) => Promise<DnslinkRecord | undefined>
 export type DnslinkInit = DnslinkLookup | Record<string, string>
 
-const CACHE_MS = 60_000
-const NEGATIVE_CACHE_MS = 10_000
-const CACHE_SIZE = 1024
-
-/** The DNSLink value in a TXT record's text, if it is one. */
-export function parseDnslinkTxt (text: string): string | undefined {
-  const t = text.trim()
-  if (!t.startsWith('dnslink=')) return undefined
-  const value = t.slice('dnslink='.length).trim()
-  return /^\/(ipfs|ipns)\/[^/]+/.test(value) ? value : undefined
-}
-
-function fromMap (map: Record<string, string>): DnslinkLookup {
+function fromMap (map: Record<string, string> | Map<string, string>): DnslinkLookup {
   const table = new Map<string, string>()
-  for (const [name, value] of Object.entries(map)) {
+  for (const [name, value] of map instanceof Map ? map : Object.entries(map)) {
     table.set(name.toLowerCase().replace(/\.$/, ''), value.startsWith('dnslink=') ? value.slice(8) : value)
   }
   return async (fqdn) => {
@@ -42,46 +31,19 @@ function fromMap (map: Record<string, string>): DnslinkLookup {
   }
 }
 
-async function txt (name: string): Promise<string[]> {
-  try {
-    return (await dns.resolveTxt(name)).map(chunks => chunks.join(''))
-  } catch {
-    return []
-  }
-}
-
-/** DNS lookups with a small cache. */
-function fromDns (): DnslinkLookup {
-  const cache = new Map<string, { until: number, record?: DnslinkRecord }>()
-  return async (fqdn) => {
-    const name = fqdn.toLowerCase().replace(/\.$/, '')
-    const hit = cache.get(name)
-    if (hit != null && hit.until > Date.now()) return hit.record
-    let values = (await txt(`_dnslink.${name}`)).map(parseDnslinkTxt).filter((v): v is string => v != null)
-    if (values.length === 0) values = (await txt(name)).map(parseDnslinkTxt).filter((v): v is string => v != null)
-    const record = values.length > 0 ? { value: values.sort()[0] } : undefined
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string)
-    cache.set(name, { until: Date.now() + (record != null ? CACHE_MS : NEGATIVE_CACHE_MS), record })
-    return record
-  }
-}
-
-/** The map in TSIPFS_DNSLINK (inline JSON or a file name), if set. */
-export function dnslinkFromEnv (env: NodeJS.ProcessEnv = process.env): Record<string, string> | undefined {
-  const v = env.TSIPFS_DNSLINK
-  if (v == null || v.trim() === '') return undefined
-  const text = /^\s*[{[]/.test(v) ? v : readFileSync(v, 'utf8')
-  const parsed = JSON.parse(text) as unknown
-  if (parsed == null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('TSIPFS_DNSLINK must be a JSON object of name → /ipfs/... or /ipns/... path')
-  return parsed as Record<string, string>
-}
-
-export function createDnslinkLookup (init?: DnslinkInit): DnslinkLookup {
+/** The DNSLink lookup of the gateway: a fixed map or function, else IPFS_NS_MAP then DNS. */
+export function createDnslinkLookup (init: DnslinkInit | undefined, dns: DnsResolver, env: NodeJS.ProcessEnv = process.env): DnslinkLookup {
   if (typeof init === 'function') return init
   if (init != null) return fromMap(init)
-  const dnsLookup = fromDns()
-  const env = dnslinkFromEnv()
-  if (env == null) return dnsLookup
-  const local = fromMap(env)
-  return async (fqdn, options) => await local(fqdn, options) ?? await dnsLookup(fqdn, options)
+  const local = fromMap(staticNameMap(env))
+  return async (fqdn, options) => {
+    const fixed = await local(fqdn, options)
+    if (fixed != null) return fixed
+    try {
+      return await dns.dnslink(fqdn, options)
+    } catch (err) {
+      options?.signal?.throwIfAborted()
+      return undefined
+    }
+  }
 }

@@ -27,8 +27,7 @@ import { findEntry, loadUnixfs } from './unixfs.js'
 const withQuery = (p: string, rawQuery: string): string => rawQuery !== '' ? `${p}?${rawQuery}` : p
 
 export const ipnsDeps = (r: GatewayRequest): IpnsDeps => ({
-  datastore: r.deps.datastore,
-  libp2p: r.deps.libp2p,
+  nameSystem: r.deps.nameSystem,
   dnslink: r.deps.dnslink,
   noFetch: r.settings.noFetch,
   noDNSLink: r.settings.noDNSLink

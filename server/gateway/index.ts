@@ -24,11 +24,11 @@ import { isRoutingPath, serveRouting } from './routing.js'
 import { createNodeRouter } from './routing-node.js'
 import { setOwn } from '../../core/util/own.js'
 
-export { dnslinkFromEnv, type DnslinkInit, type DnslinkLookup } from './dnslink.js'
+export { type DnslinkInit, type DnslinkLookup } from './dnslink.js'
 
 export interface GatewayInit {
   container: AwilixContainer<Cradle>
-  /** fixed DNSLink answers or a lookup function (default: DNS, plus TSIPFS_DNSLINK) */
+  /** fixed DNSLink answers or a lookup function (default: IPFS_NS_MAP, then DNS.Resolvers) */
   dnslink?: DnslinkInit
   /**
    * a blockstore that fetches missing blocks from the network; used unless Gateway.NoFetch is set
@@ -111,13 +111,14 @@ export function createGatewayApp (init: GatewayInit): Koa {
     settings = gatewaySettings(cfg)
     cache.clear()
   })
-  const dnslink = createDnslinkLookup(init.dnslink)
+  const dnslink = createDnslinkLookup(init.dnslink, init.container.cradle.dns)
   const logger = cradle.logging.forComponent('gateway')
   const deps: GatewayDeps = {
     get blockstore () { return settings.noFetch || init.fetchingBlockstore == null ? cradle.blockstore : init.fetchingBlockstore },
     localBlockstore: cradle.blockstore,
     datastore: cradle.datastore,
     get libp2p () { return cradle.libp2p },
+    nameSystem: cradle.nameSystem,
     dnslink,
     logger,
     settings: () => settings

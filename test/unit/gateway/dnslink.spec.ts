@@ -1,7 +1,8 @@
 // gateway.md §2.12: DNSLink gateway (Host names with a DNSLink record), and how DNSLink answers are
-// configured for tests (an injectable map or function, or TSIPFS_DNSLINK).
+// configured (an injectable map or function for tests; IPFS_NS_MAP, then DNS, by default).
 import { expect } from 'chai'
-import { createDnslinkLookup, dnslinkFromEnv, parseDnslinkTxt } from '../../../server/gateway/dnslink.js'
+import { createDnslinkLookup, parseDnslinkTxt } from '../../../server/gateway/dnslink.js'
+import type { DnsResolver } from '../../../core/dns/index.js'
 import { dnslinkYaml, startGateway, type TestGateway } from './helpers.js'
 
 const SUBDOMAIN_KEY_RECORD = 'subdomain_gateway/12D3KooWLQzUv2FHWGVPXTXSZpdHs7oHbXub2G5WC8Tx4NQhyd2d.ipns-record'
@@ -83,14 +84,16 @@ describe('gateway: DNSLink hosts (§2.12)', () => {
       expect(parseDnslinkTxt('dnslink=https://example.org')).to.equal(undefined)
     })
     it('a map answers only its names (no DNS), case-insensitively and with or without the final dot', async () => {
-      const lookup = createDnslinkLookup({ 'Example.org.': 'dnslink=/ipfs/bafyabc' })
+      const lookup = createDnslinkLookup({ 'Example.org.': 'dnslink=/ipfs/bafyabc' }, dnsOf({ 'other.example.org': '/ipfs/bafyother' }))
       expect(await lookup('example.org')).to.deep.equal({ value: '/ipfs/bafyabc' })
       expect(await lookup('other.example.org')).to.equal(undefined)
     })
-    it('TSIPFS_DNSLINK holds inline JSON', () => {
-      expect(dnslinkFromEnv({ TSIPFS_DNSLINK: '{"a.example": "/ipfs/bafyx"}' })).to.deep.equal({ 'a.example': '/ipfs/bafyx' })
-      expect(dnslinkFromEnv({})).to.equal(undefined)
-      expect(() => dnslinkFromEnv({ TSIPFS_DNSLINK: '["x"]' })).to.throw('TSIPFS_DNSLINK must be a JSON object')
+    it('by default answers IPFS_NS_MAP names first, then asks DNS', async () => {
+      const lookup = createDnslinkLookup(undefined, dnsOf({ 'c.example': '/ipfs/bafyc', 'a.example': '/ipfs/bafydns' }), { IPFS_NS_MAP: 'a.example:/ipfs/bafyx,b.example:/ipns/a.example' })
+      expect(await lookup('a.example')).to.deep.equal({ value: '/ipfs/bafyx' })
+      expect(await lookup('b.example')).to.deep.equal({ value: '/ipns/a.example' })
+      expect(await lookup('c.example')).to.deep.equal({ value: '/ipfs/bafyc' })
+      expect(await lookup('d.example')).to.equal(undefined)
     })
   })
 
@@ -106,3 +109,15 @@ describe('gateway: DNSLink hosts (§2.12)', () => {
     })
   })
 })
+
+/** A DNS resolver answering DNSLink from a table (and failing, as boxo does, for other names). */
+function dnsOf (table: Record<string, string>): DnsResolver {
+  return {
+    txt: async () => ({ texts: [] }),
+    dnslink: async (domain) => {
+      const value = table[domain]
+      if (value == null) throw new Error('could not resolve name')
+      return { value }
+    }
+  }
+}

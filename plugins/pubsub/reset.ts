@@ -1,0 +1,42 @@
+// ipfs pubsub reset: clear the persisted seqno validator state (Kubo core/commands/pubsub.go PubsubResetCmd).
+import { Key } from 'interface-datastore'
+import { peerIdFromString } from '@libp2p/peer-id'
+import { defineCommand } from '../../registry/define.js'
+import { RpcError } from '../../core/errors.js'
+import { SEQNO_PREFIX } from '../../core/libp2p/pubsub.js'
+
+export interface PubsubResetOutput { deleted: number }
+
+export const pubsubReset = defineCommand({
+  path: ['pubsub', 'reset'],
+  description: 'Reset pubsub validator state.',
+  help: 'Clears persistent sequence number state used by the pubsub validator.\n\nWARNING: FOR TESTING ONLY - DO NOT USE IN PRODUCTION\n\nResets validator state that protects against replay attacks. After reset,\npreviously seen messages may be accepted again until their sequence numbers\nare re-learned.',
+  status: 'experimental',
+  options: { peer: { type: 'string', aliases: ['p'], description: 'Only reset state for this peer ID' } },
+  output: 'single',
+  async run ({ options, deps: { datastore } }): Promise<PubsubResetOutput> {
+    let deleted = 0
+    if (options.peer != null && options.peer !== '') {
+      let id: string
+      try { id = peerIdFromString(options.peer).toString() } catch (err) { throw new RpcError(`invalid peer ID: ${(err as Error).message}`) }
+      const key = new Key(SEQNO_PREFIX + id)
+      if (await datastore.has(key)) {
+        await datastore.delete(key)
+        deleted = 1
+      }
+    } else {
+      const keys: Key[] = []
+      for await (const key of datastore.queryKeys({ prefix: SEQNO_PREFIX })) keys.push(key)
+      const batch = datastore.batch()
+      for (const key of keys) batch.delete(key)
+      await batch.commit()
+      deleted = keys.length
+    }
+    return { deleted }
+  },
+  text: (out, { options }) => {
+    const peer = (options as { peer?: string }).peer
+    if (peer != null && peer !== '') return out.deleted === 0 ? `No validator state found for peer ${peer}\n` : `Reset validator state for peer ${peer}\n`
+    return `Reset validator state for ${out.deleted} peer(s)\n`
+  }
+})

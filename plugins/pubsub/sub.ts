@@ -1,0 +1,67 @@
+// ipfs pubsub sub: stream the messages of a topic (Kubo core/commands/pubsub.go PubsubSubCmd).
+import { defineCommand } from '../../registry/define.js'
+import { RpcError } from '../../core/errors.js'
+import { decodeUrlArg, encodeUrlArgs, mb64, pubsubOf, release, retain, type PubsubMessage } from './common.js'
+import { multibaseOf } from '../../core/multibase.js'
+
+export interface PubsubMessageOutput { from?: string, data?: string, seqno?: string, topicIDs?: string[] }
+
+const seqnoBytes = (n: bigint): Uint8Array => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt.asUintN(64, n)); return b }
+
+export const pubsubSub = defineCommand({
+  path: ['pubsub', 'sub'],
+  description: 'Subscribe to messages on a given topic.',
+  help: 'ipfs pubsub sub subscribes to messages on a given topic.\n\nEXPERIMENTAL FEATURE\n\n  This is an opt-in feature optimized for IPNS over PubSub\n  (https://specs.ipfs.tech/ipns/ipns-pubsub-router/).\n\n  To enable, set \'Pubsub.Enabled\' config to true.',
+  status: 'experimental',
+  args: [{ name: 'topic', kind: 'string', required: true, description: 'Name of topic to subscribe to (multibase encoded when sent over HTTP RPC).' }],
+  output: 'ndjson',
+  flushHeaders: true,
+  cliArgs: encodeUrlArgs,
+  async run ({ args, options, deps, signal }): Promise<AsyncIterable<PubsubMessageOutput>> {
+    const service = pubsubOf(deps, options.offline)
+    const topic = decodeUrlArg(args[0])
+    // messages queue from the moment we subscribe
+    const queue: PubsubMessage[] = []
+    let wake: (() => void) | undefined
+    const onMessage = (evt: Event): void => {
+      const msg = (evt as CustomEvent<PubsubMessage>).detail
+      if (msg.topic !== topic) return
+      queue.push(msg)
+      wake?.()
+    }
+    service.addEventListener('message', onMessage)
+    retain(service, topic)
+    const onAbort = (): void => wake?.()
+    signal.addEventListener('abort', onAbort)
+    return (async function * () {
+      try {
+        while (!signal.aborted) {
+          const msg = queue.shift()
+          if (msg == null) {
+            await new Promise<void>(resolve => { wake = resolve })
+            wake = undefined
+            continue
+          }
+          const out: PubsubMessageOutput = {}
+          if (msg.type === 'signed' && msg.from != null) out.from = msg.from.toString()
+          if (msg.data.length > 0) out.data = mb64(msg.data)
+          if (msg.type === 'signed' && msg.sequenceNumber != null) out.seqno = mb64(seqnoBytes(msg.sequenceNumber))
+          out.topicIDs = [mb64(Buffer.from(msg.topic))]
+          yield out
+        }
+      } finally {
+        signal.removeEventListener('abort', onAbort)
+        service.removeEventListener('message', onMessage)
+        release(service, topic)
+      }
+    })()
+  },
+  // the raw message data (Kubo's text encoder)
+  text: (value) => {
+    const out = value as unknown as PubsubMessageOutput
+    if (out.data == null) return ''
+    const base = multibaseOf(out.data)
+    if (base == null) throw new RpcError('selected encoding not supported')
+    return Buffer.from(base.decoder.decode(out.data)).toString('latin1')
+  }
+})
