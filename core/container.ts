@@ -127,7 +127,7 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
 
     // DNSLink and IPNS (core/dns, core/namesys): the resolver follows /ipns/ paths through them
     const dns = createDnsResolver({ config })
-    const nameSystem = createNameSystem({ datastore, keystore, config: configStore, libp2p, dns, logger: logging.forComponent('namesys') }, { ipnsPubsub: init.ipnsPubsub })
+    const nameSystem = createNameSystem({ datastore, keystore, config: configStore, libp2p, routing, dns, logger: logging.forComponent('namesys') }, { ipnsPubsub: init.ipnsPubsub })
 
     const container = createContainer<Cradle>({ injectionMode: InjectionMode.PROXY, strict: true })
     container.register({

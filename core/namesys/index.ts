@@ -17,6 +17,7 @@ import type { DnsResolver } from '../dns/index.js'
 import { ipnsDatastoreKey, ipnsNameString, ipnsRoutingKey, parseIpnsName, wrongCodecName, type NameHash } from './name.js'
 import { IpnsPubsub } from './pubsub.js'
 import { DhtRouting } from './routing.js'
+import type { Routing } from '../routing/index.js'
 import { putDelegated } from './delegated.js'
 
 export * from './name.js'
@@ -76,6 +77,8 @@ export interface NameSystemDeps {
   keystore: Keystore
   config: ConfigStore
   libp2p: Libp2p | null
+  /** the node's DHTs (core/routing); null offline */
+  routing: Routing | null
   dns: DnsResolver
   logger: Logger
 }
@@ -129,7 +132,7 @@ export class NameSystem implements Startable {
     this.pubsub = psEnabled && deps.libp2p != null && pubsubService != null
       ? new IpnsPubsub({ libp2p: deps.libp2p, datastore: deps.datastore, logger: deps.logger })
       : null
-    this.dht = deps.libp2p != null && (deps.libp2p.services as Record<string, unknown>).dht != null ? new DhtRouting(deps.libp2p) : null
+    this.dht = deps.routing != null && deps.routing.dhts().length > 0 ? new DhtRouting(deps.routing) : null
   }
 
   get online (): boolean { return this.deps.libp2p != null }

@@ -1,37 +1,30 @@
-// IPNS records through the DHT (kad-dht validates and selects /ipns/ records: core/libp2p passes the
-// ipns validator and selector). go-libp2p-kad-dht fails at once with an empty routing table where js
-// kad-dht would wait for a peer, so lookups and puts are skipped then.
-import type { Libp2p } from '@libp2p/interface'
+// IPNS records through the node's DHTs (core/routing: WAN and LAN kad-dht, both validating and selecting
+// /ipns/ records). go-libp2p-kad-dht fails at once with an empty routing table where js kad-dht would
+// wait for a peer, so only DHTs with peers are asked, and nothing happens when none has any.
+import type { Routing, DhtService } from '../routing/index.js'
+import { merge, QueryEventType } from '../routing/index.js'
 
-interface DhtLike {
-  get: (key: Uint8Array, options?: { signal?: AbortSignal }) => AsyncIterable<{ name: string, value?: Uint8Array }>
-  put: (key: Uint8Array, value: Uint8Array, options?: { signal?: AbortSignal }) => AsyncIterable<{ name: string }>
-  routingTable?: { size: number }
-}
+const withPeers = (routing: Routing): DhtService[] =>
+  routing.dhts().map(d => d.dht).filter(d => ((d as { routingTable?: { size: number } }).routingTable?.size ?? 0) > 0)
 
 export class DhtRouting {
-  constructor (private readonly libp2p: Libp2p) {}
-
-  private get dht (): DhtLike | undefined {
-    return (this.libp2p.services as Record<string, unknown>).dht as DhtLike | undefined
-  }
+  constructor (private readonly routing: Routing) {}
 
   hasPeers (): boolean {
-    return (this.dht?.routingTable?.size ?? 0) > 0
+    return withPeers(this.routing).length > 0
   }
 
-  /** Up to `count` values for a key, collected until the query ends or `timeoutMs` passes (0: no limit). */
+  /** Up to `count` values for a key, collected until the queries end or `timeoutMs` passes (0: no limit). */
   async search (key: Uint8Array, options: { count: number, timeoutMs: number, signal?: AbortSignal }): Promise<Uint8Array[]> {
-    const dht = this.dht
-    if (dht == null || !this.hasPeers()) return []
-    const signals = [options.signal, options.timeoutMs > 0 ? AbortSignal.timeout(options.timeoutMs) : undefined].filter((s): s is AbortSignal => s != null)
+    const dhts = withPeers(this.routing)
+    if (dhts.length === 0) return []
     const controller = new AbortController()
-    const signal = AbortSignal.any([controller.signal, ...signals])
+    const signal = AbortSignal.any([controller.signal, ...(options.signal != null ? [options.signal] : []), ...(options.timeoutMs > 0 ? [AbortSignal.timeout(options.timeoutMs)] : [])])
     const out: Uint8Array[] = []
     try {
-      for await (const event of dht.get(key, { signal })) {
-        if (event.name === 'VALUE' && event.value != null) {
-          out.push(event.value)
+      for await (const e of merge(dhts.map(d => d.get(key, { signal })))) {
+        if (e.type === QueryEventType.Value && e.value != null) {
+          out.push(e.value)
           if (out.length >= Math.max(1, options.count)) break
         }
       }
@@ -44,9 +37,7 @@ export class DhtRouting {
   }
 
   async put (key: Uint8Array, value: Uint8Array, signal?: AbortSignal): Promise<void> {
-    const dht = this.dht
-    if (dht == null || !this.hasPeers()) return
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
-    for await (const _ of dht.put(key, value, { signal })) {}
+    if (!this.hasPeers()) return
+    await this.routing.putValue(key, value, { signal })
   }
 }
