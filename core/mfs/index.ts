@@ -393,11 +393,11 @@ export class Mfs {
   }
 
   /** getNodeFromPath: a content path through the resolver, anything else in MFS. */
-  private async nodeFromPath (st: RootState, p: string, signal?: AbortSignal): Promise<FoundNode> {
+  private async nodeFromPath (st: RootState, p: string, signal?: AbortSignal, resolver = this.deps.resolver): Promise<FoundNode> {
     let content = true
     try { newPathFromUri(p) } catch { content = false }
     if (content) {
-      const { cid, block } = await this.deps.resolver.resolveNode(p, { signal })
+      const { cid, block } = await resolver.resolveNode(p, { signal })
       return { cid, bytes: block, node: decodeNode(cid, block) }
     }
     const n = await (await this.lookup(st, p)).getNode()
@@ -415,7 +415,8 @@ export class Mfs {
     })
   }
 
-  async cp (srcArg: string, dstArg: string, o: PrefixFlags & { parents?: boolean, force?: boolean, flush: boolean, signal?: AbortSignal }): Promise<void> {
+  /** `o.resolver`: the request's resolver for a content source (its offline view with --offline) */
+  async cp (srcArg: string, dstArg: string, o: PrefixFlags & { parents?: boolean, force?: boolean, flush: boolean, signal?: AbortSignal, resolver?: Resolver }): Promise<void> {
     await this.op(async (st) => {
       const prefix = this.prefixFor(o, true) as Prefix
       let src = checkContentOrMfsPath(srcArg)
@@ -424,7 +425,7 @@ export class Mfs {
       if (dst.endsWith('/')) dst += goBase(src)
       let found: FoundNode
       try {
-        found = await this.nodeFromPath(st, src, o.signal)
+        found = await this.nodeFromPath(st, src, o.signal, o.resolver)
       } catch (err) {
         throw new MfsError(`cp: cannot get node from path ${src}: ${(err as Error).message}`)
       }
@@ -706,9 +707,9 @@ export class Mfs {
   }
 
   /** The node at an MFS or content path (files stat, cp's source). */
-  async stat (arg: string, o: { signal?: AbortSignal } = {}): Promise<FoundNode> {
+  async stat (arg: string, o: { signal?: AbortSignal, resolver?: Resolver } = {}): Promise<FoundNode> {
     const path = checkContentOrMfsPath(arg)
-    return await this.op(async (st) => await this.nodeFromPath(st, path, o.signal))
+    return await this.op(async (st) => await this.nodeFromPath(st, path, o.signal, o.resolver))
   }
 
   /** files flush: the CID of the flushed node. */

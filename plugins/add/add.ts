@@ -10,6 +10,7 @@ import { goText, renderAdd } from './render.js'
 import type { AddOutput } from './output.js'
 import { filestoreSink } from '../../core/filestore/index.js'
 import { fastProvideOptions, validatePinName } from '../shared/cmdutils.js'
+import { fastProvide } from '../shared/fast-provide.js'
 
 /** Kubo's adderOutChanSize: rows buffered ahead of a slow reader */
 const AHEAD = 8
@@ -301,7 +302,8 @@ https://github.com/ipfs/kubo/blob/master/docs/config.md#import`,
     const mfs = toFilesSet ? optional(() => deps.mfs) : undefined
     if (toFilesSet && mfs == null) throw new RpcError('to-files: MFS is not supported by this node yet')
     // --nocopy/--fscache add through the filestore (raw leaves as references, known blocks skipped)
-    // --fast-provide-*: nothing to announce offline; the provider system will pick roots up.
+    // --fast-provide-*: after the pins (plugins/shared/fast-provide.ts); never for an offline request
+    const offline = o.offline === true
 
     const release = onlyHash ? () => {} : await gcLock.shared()
     const controller = new AbortController()
@@ -390,6 +392,8 @@ https://github.com/ipfs/kubo/blob/master/docs/config.md#import`,
           await pins.pinRecursive(cid, { name: o.pinName, walk: false, signal: inner })
         }
       }
+      // Kubo provides the last root only (lastRootCid)
+      if (!onlyHash && !offline) await fastProvide(deps, roots.slice(-1), o, { pinned: dopin, pinnedRoot: dopin, mfs: toFilesSet }, inner)
     } finally {
       // a failed or abandoned add stops importing, pins nothing, and lets GC in only once it has stopped
       pipe.abandon()

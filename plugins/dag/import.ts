@@ -7,6 +7,7 @@ import { RpcError } from '../../core/errors.js'
 import { hashByCode } from '../../core/hashes.js'
 import { CidSet } from '../../core/pins/walk.js'
 import { allowBigBlockOption, checkBlockSize, fastProvideOptions } from '../shared/cmdutils.js'
+import { fastProvide } from '../shared/fast-provide.js'
 import { BlockBatch, batchLimits, cidLink, encodeCidText, textCidEncoder } from './common.js'
 import { decodeNode, RAW } from './ipld/codecs.js'
 import { carBlockReader, type CarBlock } from './car.js'
@@ -115,7 +116,8 @@ export const dagImport = defineCommand({
       release()
     }
     if (options.stats === true) yield { Stats: { BlockCount: blockCount, BlockBytesCount: blockBytes } }
-    // fast-provide-*: nothing to announce while the node has no content routing
+    // fast-provide-* (plugins/shared/fast-provide.ts): the roots, now; never for an offline request
+    if (options.offline !== true) await fastProvide(deps, roots, options, { pinned: pinRoots, pinnedRoot: pinRoots }, signal)
   },
   text: (event, { options }) => {
     if (options.silent === true) return ''

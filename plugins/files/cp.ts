@@ -39,12 +39,14 @@ being GC'ed.`,
     parents: { type: 'bool', aliases: ['p'], description: 'Make parent directories as needed.' }
   },
   output: 'ndjson',
-  async run ({ args, options, deps: { mfs }, signal }) {
+  async run ({ args, options, deps: { mfs, resolver }, signal }) {
     await mfs.cp(args[0], args[1], {
       force: options.force,
       parents: options.parents,
       flush: options.flush !== false,
-      signal
+      signal,
+      // the request's resolver: with --offline a /ipfs source never fetches
+      resolver
     })
   }
 })

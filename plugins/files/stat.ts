@@ -106,13 +106,13 @@ export const filesStat = defineCommand({
     'with-local': { type: 'bool', description: 'Compute the amount of the dag that is local, and if possible the total size' }
   },
   output: 'single',
-  async run ({ args, options, deps: { mfs, cidEncoder }, signal }): Promise<FilesStatOutput> {
+  async run ({ args, options, deps: { mfs, cidEncoder, resolver }, signal }): Promise<FilesStatOutput> {
     try {
       statFormat(options)
     } catch (err) {
       throw new InvalidArgumentError(`invalid parameters: ${(err as Error).message}`)
     }
-    const found = await mfs.stat(args[0], { signal })
+    const found = await mfs.stat(args[0], { signal, resolver })
     const node = found.node
     if (node == null) throw new RpcError('not unixfs node (proto or raw)')
     let out: FilesStatOutput

@@ -11,6 +11,7 @@ import type { RequestCradle } from '../../core/cradle.js'
 import type { Invocation } from '../../registry/types.js'
 import { humanizeBytes } from '../dag/stat.js'
 import { fastProvideOptions, validatePinName } from '../shared/cmdutils.js'
+import { fastProvide, type FastProvideFlags } from '../shared/fast-provide.js'
 import { resolveRoot } from './common.js'
 import type { AddPinOutput } from './output.js'
 
@@ -53,14 +54,18 @@ async function pinOne (deps: RequestCradle, cid: CID, recursive: boolean, name: 
   }
 }
 
-async function pinAddMany (call: Invocation<{ recursive: boolean, name?: string }>, progress?: Progress): Promise<string[]> {
+async function pinAddMany (call: Invocation<{ recursive: boolean, name?: string } & FastProvideFlags>, progress?: Progress): Promise<string[]> {
   const { args, options, deps, signal } = call
   const added: string[] = []
+  const cids: CID[] = []
   for (const arg of args) {
     const cid = await resolveRoot(deps, arg, signal)
     await pinOne(deps, cid, options.recursive, options.name ?? '', signal, progress)
     added.push(deps.cidEncoder.encode(cid))
+    cids.push(cid)
   }
+  // fast-provide-* (plugins/shared/fast-provide.ts); never for an offline request
+  if (options.offline !== true) await fastProvide(deps, cids, options, { pinned: true, pinnedRoot: true }, signal)
   return added
 }
 
@@ -119,7 +124,6 @@ It may take some time. Pass '--progress' to track the progress.`,
   output: (o) => o.progress === true ? 'ndjson' : 'single',
   run: (call): Promise<AddPinOutput> | AsyncIterable<AddPinOutput> => {
     validatePinName(call.options.name)
-    // fast-provide-*: nothing to announce while the node has no content routing
     if (call.options.progress === true) return pinWithProgress(call)
     return pinAddMany(call).then(pins => ({ Pins: pins }))
   },
