@@ -50,6 +50,7 @@ export const short = (s: string, n = 6): string => s.length > 2 * n + 3 ? `${s.s
 export function ErrorBox ({ error, what }: { error: unknown, what?: string }): JSX.Element | null {
   if (error == null) return null
   const missing = error instanceof ApiError && error.notFound
+  if (error instanceof ApiError && error.denied) return <p class='note'>{what != null ? `${what}: ` : ''}the API needs a secret (API.Authorizations). Use Sign in at the top.</p>
   return (
     <p role='alert' class={missing ? 'note' : 'error'}>
       {missing ? `${what ?? 'This feature'} is not available on this node (command not found).` : `${what != null ? what + ': ' : ''}${errorText(error)}`}

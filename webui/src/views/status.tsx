@@ -34,12 +34,12 @@ export function StatusView (): JSX.Element {
           <dt>Agent</dt>
           <dd data-testid='agent'>{id.data?.AgentVersion ?? '…'}</dd>
           <dt>Kubo RPC API</dt>
-          <dd data-testid='api-level'>{ver.data != null ? `${ver.data.Version} (repo ${ver.data.Repo}, ${ver.data.System})` : ver.error != null ? errorText(ver.error) : '…'}</dd>
+          <dd data-testid='api-level'>{ver.data != null ? `${ver.data.Version} (repo ${ver.data.Repo}, ${ver.data.System})` : '…'}</dd>
           <dt>Peers</dt>
           <dd data-testid='peer-count'>
             {peers.data != null
               ? <a href='#/peers'>{peers.data} connected</a>
-              : peers.error instanceof ApiError && peers.error.notFound ? 'not available (no swarm command)' : peers.error != null ? offlineText(peers.error) : '…'}
+              : peers.error instanceof ApiError && peers.error.notFound ? 'not available (no swarm command)' : peers.error != null && !(peers.error instanceof ApiError && peers.error.denied) ? offlineText(peers.error) : '…'}
           </dd>
         </dl>
       </Section>
