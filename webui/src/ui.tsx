@@ -32,7 +32,25 @@ export function formatBytes (n: number | undefined): string {
   let i = 0
   let v = n
   while (v >= 1024 && i < units.length - 1) { v /= 1024; i++ }
-  return `${i === 0 ? v : v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`
+  return `${i === 0 ? Math.round(v) : v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`
+}
+
+/** Decimal units, as Kubo writes sizes in config ("10GB"). */
+export function formatSI (n: number | undefined): string {
+  if (n == null || !Number.isFinite(n)) return '–'
+  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB']
+  let i = 0
+  let v = n
+  while (v >= 1000 && i < units.length - 1) { v /= 1000; i++ }
+  return `${i === 0 ? v : Number(v.toFixed(v < 10 ? 2 : 1))} ${units[i]}`
+}
+
+/** A Go duration ("4.327547ms", "1.2s", "850µs") shortened for display; other text as it is. */
+export function formatLatency (s: string | undefined): string {
+  const m = /^([\d.]+)(ns|µs|us|ms|s)$/.exec(s ?? '')
+  if (m == null) return s == null || s === '' ? 'n/a' : s
+  const ms = Number(m[1]) * ({ ns: 1e-6, µs: 1e-3, us: 1e-3, ms: 1, s: 1000 } as Record<string, number>)[m[2]]
+  return ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${(ms / 1000).toFixed(2)} s`
 }
 
 /** Datastore.StorageMax: "10GB", "500MB", "1TiB", a bare number (bytes). */

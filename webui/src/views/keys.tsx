@@ -46,7 +46,7 @@ export function KeysView (): JSX.Element {
   }
 
   return (
-    <div class='grid'>
+    <div class='rows'>
       <Section title='Generate a key' id='k-gen'>
         <form class='inline wrap-form' onSubmit={(e) => { void gen(e) }}>
           <label class='grow field'><span>Name</span>

@@ -3,7 +3,7 @@
 import type { JSX } from 'preact'
 import { useState } from 'preact/hooks'
 import { ApiError, call, errorText } from '../api'
-import { act, ErrorBox, formatBytes, Section, short, useApi } from '../ui'
+import { act, ErrorBox, formatBytes, formatLatency, Section, short, useApi } from '../ui'
 
 interface Peer {
   Addr: string
@@ -41,7 +41,7 @@ export function PeersView (): JSX.Element {
   const offline = peers.error != null && /offline|online mode/i.test(errorText(peers.error))
 
   return (
-    <div class='grid'>
+    <div class='rows'>
       <Section title='Connect to a peer' id='p-connect'>
         <form class='inline' onSubmit={(e) => { void connect(e) }}>
           <label class='grow'><span class='sr'>Peer multiaddr</span>
@@ -70,10 +70,10 @@ export function PeersView (): JSX.Element {
                     const bw = peers.data?.bw.get(p.Peer)
                     return (
                       <tr key={p.Peer + p.Addr}>
-                        <td class='mono' title={p.Peer}>{short(p.Peer)}</td>
-                        <td class='mono wide-only wrap'>{p.Addr}</td>
+                        <td class='mono nowrap' title={p.Peer}>{short(p.Peer)}</td>
+                        <td class='mono wide-only wrap addr'>{p.Addr}</td>
                         <td>{DIRECTIONS[p.Direction ?? 0] ?? 'unknown'}</td>
-                        <td class='num'>{p.Latency ?? 'n/a'}</td>
+                        <td class='num'>{formatLatency(p.Latency)}</td>
                         <td class='wide-only'>{p.Identify?.AgentVersion || <span class='muted'>unknown</span>}</td>
                         <td class='num'>{bw == null ? '–' : <>{formatBytes(bw.RateIn)}/s / {formatBytes(bw.RateOut)}/s<br /><span class='muted'>{formatBytes(bw.TotalIn)} / {formatBytes(bw.TotalOut)}</span></>}</td>
                         <td><button type='button' class='small' onClick={() => { void disconnect(p) }} aria-label={`Disconnect ${p.Peer}`}>Disconnect</button></td>

@@ -40,7 +40,7 @@ export function PinsView (): JSX.Element {
   const list = pins.data ?? []
 
   return (
-    <div class='grid'>
+    <div class='rows'>
       <Section title='Pin content' id='pin-add'>
         <form class='inline wrap-form' onSubmit={(e) => { void add(e) }}>
           <label class='grow field'><span>CID or path</span>

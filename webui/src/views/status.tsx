@@ -2,7 +2,7 @@
 import type { JSX } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, call, configValue, errorText } from '../api'
-import { Copy, ErrorBox, formatBytes, parseSize, Section, useApi } from '../ui'
+import { Copy, ErrorBox, formatBytes, formatSI, parseSize, Section, useApi } from '../ui'
 
 interface Id { ID: string, AgentVersion: string, Addresses: string[] | null, Protocols: string[] | null }
 interface Version { Version: string, Commit: string, Repo: string, System: string, Golang?: string }
@@ -63,7 +63,7 @@ function RepoBar ({ size, max, objects }: { size: number, max: number, objects: 
   const pct = max > 0 ? Math.min(100, (size / max) * 100) : 0
   return (
     <div data-testid='repo'>
-      <p class='big'>{formatBytes(size)} <span class='muted'>of {formatBytes(max)}</span></p>
+      <p class='big'>{formatSI(size)} <span class='muted'>of {formatSI(max)}</span></p>
       <div class='meter' role='meter' aria-label='Repository size against Datastore.StorageMax' aria-valuemin={0} aria-valuemax={max} aria-valuenow={size} aria-valuetext={`${pct.toFixed(1)}%`}>
         <div style={{ width: `${Math.max(pct, 0.5)}%` }} />
       </div>
@@ -119,20 +119,26 @@ function Graph ({ samples }: { samples: Sample[] }): JSX.Element {
   const W = 600
   const H = 160
   const now = samples[samples.length - 1]?.t ?? Date.now()
+  // the x axis spans what has been seen, from one minute up to WINDOW
+  const span = Math.min(WINDOW * 1000, Math.max(60_000, now - (samples[0]?.t ?? now)))
   const peak = Math.max(1024, ...samples.map(s => Math.max(s.in, s.out)))
-  const x = (t: number): number => W - ((now - t) / (WINDOW * 1000)) * W
+  const x = (t: number): number => W - ((now - t) / span) * W
   const y = (v: number): number => H - 4 - (v / peak) * (H - 12)
   const line = (k: 'in' | 'out'): string => samples.map(s => `${x(s.t).toFixed(1)},${y(s[k]).toFixed(1)}`).join(' ')
+  const area = (k: 'in' | 'out'): string => samples.length === 0 ? '' : `${x(samples[0].t).toFixed(1)},${H} ${line(k)} ${W},${H}`
   const lastS = samples[samples.length - 1]
+  const ago = span >= 120_000 ? `${Math.round(span / 60_000)} min ago` : `${Math.round(span / 1000)} s ago`
   return (
     <figure class='graph'>
       <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio='none' role='img'
-        aria-label={`Bandwidth over the last ${WINDOW / 60} minutes; now in ${formatBytes(lastS?.in)}/s, out ${formatBytes(lastS?.out)}/s`}>
+        aria-label={`Bandwidth since ${ago}; now in ${formatBytes(lastS?.in)}/s, out ${formatBytes(lastS?.out)}/s`}>
         {[0.25, 0.5, 0.75].map(f => <line key={f} x1='0' x2={W} y1={H * f} y2={H * f} class='gridline' />)}
+        <polygon points={area('in')} class='in-area' />
+        <polygon points={area('out')} class='out-area' />
         <polyline points={line('in')} class='in' />
         <polyline points={line('out')} class='out' />
       </svg>
-      <figcaption class='muted'><span>{WINDOW / 60} min ago</span><span>peak {formatBytes(peak)}/s</span><span>now</span></figcaption>
+      <figcaption class='muted'><span>{ago}</span><span>peak {formatBytes(peak)}/s</span><span>now</span></figcaption>
     </figure>
   )
 }
