@@ -5,7 +5,7 @@ import { pack } from 'it-tar'
 import type { CID } from 'multiformats/cid'
 import type { GatewayRequest, RequestData } from './context.js'
 import { GatewayError } from './errors.js'
-import { RAW, TAR } from './format.js'
+import { CODEC_DAG_PB, RAW, TAR } from './format.js'
 import { addCacheHeaders, setRootsHeader } from './headers.js'
 import { contentDisposition, etagMatch, httpDate } from './http.js'
 import { getIpnsRecord, parseIpnsName, recordMaxAge, validIpnsRecord, type IpnsDeps } from './ipns.js'
@@ -45,22 +45,97 @@ function entryName (base: string, parent: string, name: string): string {
   return joined
 }
 
-/** Every entry of the tree, checked before any byte is sent. */
-async function * walkTree (r: GatewayRequest, cid: CID, name: string, base: string): AsyncGenerator<TarItem> {
-  const node = await loadUnixfs(r.blocks, cid)
-  r.touch() // progress: the retrieval timeout counts from the last block read
-  if (node.kind === 'file') {
-    yield { name, type: 'file', cid, size: node.size, mode: node.mode, mtime: node.mtime, read: node.read }
-    return
+/** Path segments below the root of a normalised entry path (`<root>/a/b` → 2). */
+const depthOf = (p: string, base: string): number => p === base ? 0 : p.slice(base.length + 1).split('/').length
+
+/**
+ * Check, before any byte is sent, that no entry leaves the root. Whether a name escapes depends only on
+ * its directory and on how deep that directory sits, and a directory deeper down escapes less; so each
+ * directory block is read once, at the smallest depth it is reached (again only if reached higher up):
+ * a DAG that links the same directories many times (billions of paths) costs its number of blocks.
+ */
+async function checkTree (r: GatewayRequest, root: CID, base: string): Promise<void> {
+  const minDepth = new Map<string, number>()
+  const work: Array<{ cid: CID, depth: number }> = [{ cid: root, depth: 0 }]
+  while (work.length > 0) {
+    const { cid, depth } = work.pop() as { cid: CID, depth: number }
+    const key = cid.toString()
+    const seen = minDepth.get(key)
+    if (seen != null && seen <= depth) continue
+    minDepth.set(key, depth)
+    if (cid.code !== CODEC_DAG_PB) continue
+    const node = await loadUnixfs(r.blocks, cid)
+    r.touch()
+    if (node.kind !== 'directory') continue
+    // a stand-in for the directory's path at this depth: only its depth matters
+    const parent = [base, ...Array<string>(depth).fill('d')].join('/')
+    for await (const e of node.entries()) {
+      r.signal.throwIfAborted()
+      work.push({ cid: e.cid, depth: depthOf(entryName(base, parent, e.name), base) })
+    }
   }
-  if (node.kind === 'symlink') {
-    yield { name, type: 'symlink', cid, size: 0, mode: node.mode, mtime: node.mtime, linkname: Buffer.from(node.target).toString('utf8') }
-    return
+}
+
+/** Directory listings kept for a TAR response: a DAG may link the same directories over and over. */
+const LISTING_CACHE_ENTRIES = 65536
+const LISTING_MAX = 4096
+
+/**
+ * Every entry of the tree, depth first (an explicit stack: a deep tree costs no nested generators), one
+ * directory listing at a time; the caller pulls, so nothing is read ahead of the client.
+ */
+async function * walkTree (r: GatewayRequest, root: CID, base: string): AsyncGenerator<TarItem> {
+  const listings = new Map<string, Array<{ name: string, cid: CID }>>()
+  let cached = 0
+  const stack: Array<{ name: string, entries: Iterator<{ name: string, cid: CID }> | AsyncIterator<{ name: string, cid: CID }> }> = []
+  let next: { cid: CID, name: string } | undefined = { cid: root, name: base }
+  for (;;) {
+    if (next == null) {
+      const top = stack[stack.length - 1]
+      if (top == null) return
+      const e = await top.entries.next()
+      if (e.done === true) { stack.pop(); continue }
+      next = { cid: e.value.cid, name: entryName(base, top.name, e.value.name) }
+    }
+    const { cid, name } = next
+    next = undefined
+    r.signal.throwIfAborted()
+    const node = await loadUnixfs(r.blocks, cid)
+    r.touch() // progress: the retrieval timeout counts from the last block read
+    if (node.kind === 'file') {
+      yield { name, type: 'file', cid, size: node.size, mode: node.mode, mtime: node.mtime, read: node.read }
+    } else if (node.kind === 'symlink') {
+      yield { name, type: 'symlink', cid, size: 0, mode: node.mode, mtime: node.mtime, linkname: Buffer.from(node.target).toString('utf8') }
+    } else {
+      yield { name, type: 'directory', cid, size: 0, mode: node.mode, mtime: node.mtime }
+      const key = cid.toString()
+      let list = listings.get(key)
+      if (list == null && node.node.Links.length <= LISTING_MAX && cached < LISTING_CACHE_ENTRIES) {
+        list = []
+        for await (const e of node.entries()) list.push({ name: e.name, cid: e.cid })
+        listings.set(key, list)
+        cached += list.length
+      }
+      stack.push({ name, entries: list != null ? list[Symbol.iterator]() : node.entries()[Symbol.asyncIterator]() })
+    }
   }
-  yield { name, type: 'directory', cid, size: 0, mode: node.mode, mtime: node.mtime }
-  for await (const e of node.entries()) {
-    yield * walkTree(r, e.cid, entryName(base, name, e.name), base)
+}
+
+/** Gather small chunks into writes of about `size` bytes (a TAR of small files is mostly 512-byte headers). */
+async function * coalesce (source: AsyncIterable<Uint8Array>, size = 64 * 1024): AsyncGenerator<Uint8Array> {
+  let parts: Uint8Array[] = []
+  let length = 0
+  for await (const chunk of source) {
+    if (length === 0 && chunk.byteLength >= size) { yield chunk; continue }
+    parts.push(chunk)
+    length += chunk.byteLength
+    if (length >= size) {
+      yield Buffer.concat(parts, length)
+      parts = []
+      length = 0
+    }
   }
+  if (length > 0) yield Buffer.concat(parts, length)
 }
 
 export async function serveTar (r: GatewayRequest, rq: RequestData, resolved: ResolvedPath): Promise<void> {
@@ -69,8 +144,7 @@ export async function serveTar (r: GatewayRequest, rq: RequestData, resolved: Re
     throw new GatewayError(406, 'the requested content is not UnixFS: a TAR can only be made of UnixFS files and directories')
   }
   const base = cid.toString()
-  const items: TarItem[] = []
-  for await (const item of walkTree(r, cid, base, base)) items.push(item)
+  await checkTree(r, cid, base)
   setRootsHeader(r, resolved)
   const modtime = addCacheHeaders(r, rq, cid, TAR)
   const filename = r.query.get('filename')
@@ -79,7 +153,7 @@ export async function serveTar (r: GatewayRequest, rq: RequestData, resolved: Re
   r.ctx.set('Content-Type', TAR)
   r.ctx.set('X-Content-Type-Options', 'nosniff')
   const entries = (async function * () {
-    for (const item of items) {
+    for await (const item of walkTree(r, cid, base)) {
       const mtime = item.mtime ?? new Date()
       if (item.type === 'directory') {
         yield { header: { name: item.name, type: 'directory' as const, mode: item.mode ?? 0o755, mtime, size: 0 } }
@@ -91,7 +165,7 @@ export async function serveTar (r: GatewayRequest, rq: RequestData, resolved: Re
     }
   })()
   // like boxo, a failure after the headers ends the archive with the error text
-  sendStream(r, 200, pack()(entries), err => err.message)
+  sendStream(r, 200, coalesce(pack()(entries)), err => err.message)
 }
 
 export async function serveIpnsRecord (r: GatewayRequest, rq: RequestData, deps: IpnsDeps): Promise<void> {

@@ -1,5 +1,8 @@
 // gateway.md §2.9: TAR responses (IPIP-0288).
+import http from 'node:http'
 import { expect } from 'chai'
+import sinon from 'sinon'
+import { buildRepeatedDag, type RepeatedDag } from '../../helpers/repeated-dag.js'
 import { extract } from 'it-tar'
 import { startGateway, type GatewayResponse, type TestGateway } from './helpers.js'
 
@@ -69,5 +72,46 @@ describe('gateway: TAR (§2.9)', () => {
   it('406 for content that is not UnixFS', async () => {
     const res = await gw.get(`/ipfs/${DJ}?format=tar`)
     expect(res.status).to.equal(406)
+  })
+})
+
+describe('gateway: TAR of a DAG with billions of paths', () => {
+  let gw: TestGateway
+  let dag: RepeatedDag
+  before(async () => {
+    gw = await startGateway()
+    dag = await buildRepeatedDag(gw.node.container.cradle.blockstore, 40, 2)
+  })
+  after(async () => { await gw.stop() })
+
+  it('checks each directory once and streams: the first entries arrive, and the client can leave', async () => {
+    const reads = sinon.spy(gw.node.container.cradle.blockstore, 'get')
+    const first = await new Promise<{ status: number, bytes: Buffer }>((resolve, reject) => {
+      const req = http.get(`${gw.url}/ipfs/${dag.root.toString()}?format=tar`, res => {
+        const chunks: Buffer[] = []
+        let n = 0
+        res.on('data', (c: Buffer) => {
+          chunks.push(c)
+          n += c.length
+          if (n >= 256 * 1024) { req.destroy(); resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks) }) }
+        })
+        res.on('error', () => {})
+      })
+      req.on('error', err => { if (!req.destroyed) reject(err) })
+    })
+    reads.restore()
+    expect(first.status).to.equal(200)
+    const base = dag.root.toString()
+    // the tar starts with the root, then goes depth first
+    expect(first.bytes.subarray(0, base.length).toString()).to.equal(base)
+    expect(first.bytes.includes(Buffer.from(`${base}/e000/e000/e000`))).to.equal(true)
+    // the check read each of the 41 blocks about once, not 2^40 paths
+    expect(reads.callCount).to.be.below(2000)
+  })
+
+  it('the gateway keeps serving after the client left', async () => {
+    const res = await gw.get(`/ipfs/${dag.file.toString()}`)
+    expect(res.status).to.equal(200)
+    expect(res.text).to.equal('leaf\n')
   })
 })
