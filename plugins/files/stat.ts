@@ -70,21 +70,31 @@ const goPercent = (a: number, b: number): string => {
 }
 
 /** walkBlock: is the whole DAG local, and how many bytes of it are */
-async function walkLocal (mfs: Mfs, cid: CID, bytes: Uint8Array, signal: AbortSignal): Promise<{ local: boolean, size: number }> {
+/**
+ * Kubo's walkBlock: whether every block under `cid` is local, and the bytes of the local ones counted per
+ * path (a block linked twice counts twice). Each block's answer is kept, so a DAG that links the same
+ * blocks many times (billions of paths) is read once per block.
+ */
+async function walkLocal (mfs: Mfs, cid: CID, bytes: Uint8Array, signal: AbortSignal, memo = new Map<string, { local: boolean, size: number }>()): Promise<{ local: boolean, size: number }> {
   let size = bytes.length
   let local = true
   for (const l of nodeLinks(cid, bytes)) {
-    let child: Uint8Array
-    try {
-      child = await mfs.io.get(l.cid, signal)
-    } catch (err) {
-      if ((err as Error).name === 'NotFoundError' || /could not find/.test((err as Error).message)) {
-        local = false
-        continue
+    const key = l.cid.toString()
+    let sub = memo.get(key)
+    if (sub == null) {
+      let child: Uint8Array
+      try {
+        child = await mfs.io.get(l.cid, signal)
+      } catch (err) {
+        if ((err as Error).name === 'NotFoundError' || /could not find/.test((err as Error).message)) {
+          local = false
+          continue
+        }
+        throw err
       }
-      throw err
+      sub = await walkLocal(mfs, l.cid, child, signal, memo)
+      memo.set(key, sub)
     }
-    const sub = await walkLocal(mfs, l.cid, child, signal)
     local &&= sub.local
     size += sub.size
   }

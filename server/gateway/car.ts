@@ -129,6 +129,8 @@ function collectCids (v: unknown, out: CID[] = []): CID[] {
 
 class CarBlocks {
   private readonly sent = new Set<string>()
+  /** subtrees already walked (cid and byte range): without dups, a DAG that links the same blocks many times is walked once per block */
+  private readonly walked = new Set<string>()
   constructor (private readonly blocks: GatewayBlocks, private readonly dups: boolean) {}
 
   /** Emit a block unless it is an identity block or (without dups) already sent. */
@@ -141,6 +143,13 @@ class CarBlocks {
   }
 
   wasSent (cid: CID): boolean { return this.sent.has(cid.toString()) }
+
+  /** true the first time a subtree key is seen */
+  private firstWalk (key: string): boolean {
+    if (this.walked.has(key)) return false
+    this.walked.add(key)
+    return true
+  }
 
   async get (cid: CID): Promise<Block> { return { cid, bytes: await this.blocks.get(cid) } }
 
@@ -194,6 +203,7 @@ class CarBlocks {
     const pad = ((fs.fanout ?? 256n) - 1n).toString(16).length
     for (const link of node.Links) {
       if ((link.Name ?? '').length !== pad) continue
+      if (!this.dups && !this.firstWalk(link.Hash.toString())) continue
       const child = await this.get(link.Hash)
       yield * this.emit(child)
       const cn = dagPb.decode(child.bytes)
@@ -209,6 +219,7 @@ class CarBlocks {
       const childEnd = pos + Number(fs.blockSizes[i] ?? 0n)
       pos = childEnd
       if (childEnd <= start || childStart >= end) continue
+      if (!this.dups && !this.firstWalk(`${node.Links[i].Hash.toString()}:${Math.max(start - childStart, 0)}:${Math.min(end, childEnd) - childStart}`)) continue
       const child = await this.get(node.Links[i].Hash)
       yield * this.emit(child)
       if (child.cid.code === CODEC_DAG_PB) {

@@ -40,3 +40,25 @@ export async function buildRepeatedDag (store: Putter, depth = 40, fanout = 2, c
   }
   return { root: child, file, blocks, leaves: BigInt(fanout) ** BigInt(depth) }
 }
+
+/** A UnixFS file of `depth` levels, each node linking the level below `fanout` times: fanout^depth leaves. */
+export async function buildRepeatedFile (store: Putter, depth = 8, fanout = 100, content = 'chunk\n'): Promise<RepeatedDag & { size: number }> {
+  const bytes = new TextEncoder().encode(content)
+  const leaf: CID = CID.createV1(raw.code, await sha256.digest(bytes))
+  await store.put(leaf, bytes)
+  const blocks: CID[] = [leaf]
+  let child: CID = leaf
+  let childSize = bytes.length
+  let childTsize = bytes.length
+  for (let level = 0; level < depth; level++) {
+    const fs = new UnixFS({ type: 'file', blockSizes: Array.from({ length: fanout }, () => BigInt(childSize)) })
+    const block = dagPb.encode(dagPb.prepare({ Data: fs.marshal(), Links: Array.from({ length: fanout }, () => ({ Hash: child, Tsize: childTsize })) }))
+    const cid = CID.createV1(dagPb.code, await sha256.digest(block))
+    await store.put(cid, block)
+    blocks.unshift(cid)
+    child = cid
+    childSize *= fanout
+    childTsize = block.length + childTsize * fanout
+  }
+  return { root: child, file: leaf, blocks, leaves: BigInt(fanout) ** BigInt(depth), size: childSize }
+}
