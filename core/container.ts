@@ -21,7 +21,6 @@ import { createPins, pinEmptyDir } from './pins/index.js'
 import { RequestLog } from './request-log.js'
 import { createNodeControl } from './node.js'
 import { createCidEncoder } from './cid-encoder.js'
-import type { Registry } from '../registry/registry.js'
 import type { Logger } from 'winston'
 import { RwLock } from './util/rwlock.js'
 import { createGcRoots } from './gc/roots.js'
@@ -51,7 +50,8 @@ export interface CoreInit {
   /** inside `tsipfs daemon` */
   daemon?: boolean
   logging?: Logging
-  registry: Registry
+  /** the command tree (a registry/ Registry; its type is added to Cradle by registry/registry.ts) */
+  registry: Cradle['registry']
   /** what /shutdown does */
   shutdown?: () => void
 }

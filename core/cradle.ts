@@ -1,5 +1,6 @@
 // The container's keys. Plugins add their own keys by augmenting `Cradle`
-// (declare module '…/core/cradle.js' { interface Cradle { mfs: Mfs } }).
+// (declare module '…/core/cradle.js' { interface Cradle { mfs: Mfs } }); the registry adds `registry` that way
+// (registry/registry.ts), so core/ never imports registry/, plugins/ or server/.
 import type { Logger } from 'winston'
 import type { Datastore } from 'interface-datastore'
 import type { Blockstore } from 'interface-blockstore'
@@ -11,7 +12,6 @@ import type { Logging } from './logger/index.js'
 import type { RequestLog } from './request-log.js'
 import type { NodeControl } from './node.js'
 import type { CidEncoder } from './cid-encoder.js'
-import type { Registry } from '../registry/registry.js'
 import type { RwLock } from './util/rwlock.js'
 import type { Pins } from './pins/index.js'
 import type { Resolver } from './resolver/index.js'
@@ -52,7 +52,6 @@ export interface Cradle {
   routing: Routing | null
   /** the provide system (core/provider: Provide.Strategy, the queue, reprovides); null offline */
   provider: Provider | null
-  registry: Registry
   requestLog: RequestLog
   node: NodeControl
   /** shared by writers of new blocks (add, import, pin), exclusive for garbage collection */

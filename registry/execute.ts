@@ -4,14 +4,11 @@ import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
 import type { Logger } from 'winston'
 import { createRequestScope } from '../core/container.js'
-import type { Prepared } from './registry.js'
 import { camelize } from './coerce.js'
-import type { BytesOutput, GlobalOptionValues, Invocation, TextCall } from './types.js'
+import type { BytesOutput, GlobalOptionValues, Invocation, Outcome, Prepared, TextCall } from './types.js'
 
-export type Outcome =
-  | { kind: 'single', value: unknown }
-  | { kind: 'ndjson', items: AsyncIterable<unknown> }
-  | { kind: 'bytes', body: AsyncIterable<Uint8Array>, length?: number, contentType?: string }
+export type { Outcome } from './types.js'
+
 
 const isAsyncIterable = (x: unknown): x is AsyncIterable<unknown> =>
   x != null && typeof (x as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'

@@ -5,16 +5,18 @@ import { globalOptions } from './global-options.js'
 import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
 import { execute } from './execute.js'
-import type { CommandSpec, FileEntry, GroupSpec, OptionSpec, OutputKind, Plugin, Status } from './types.js'
+import type { CommandSpec, FileEntry, OptionSpec, Plugin, Prepared, Status, TreeNode } from './types.js'
 
-export interface TreeNode {
-  name: string
-  path: readonly string[]
-  command?: CommandSpec
-  group?: GroupSpec
-  plugin?: string
-  children: Map<string, TreeNode>
+export type { Prepared, TreeNode } from './types.js'
+
+// The registry is a container key; it is declared here so that core/ never imports the registry.
+declare module '../core/cradle.js' {
+  interface Cradle {
+    /** the command tree (registry/registry.ts) */
+    registry: Registry
+  }
 }
+
 
 /** Kubo's /api/v0/commands node shape. */
 export interface CommandsOutput {
@@ -37,16 +39,6 @@ export interface InvokeInput {
   strictArgs?: boolean
 }
 
-export interface Prepared {
-  node: TreeNode
-  command: CommandSpec
-  args: string[]
-  /** typed, keyed by canonical wire name, defaults filled */
-  values: Record<string, unknown>
-  given: Set<string>
-  files?: AsyncIterable<FileEntry>
-  output: OutputKind
-}
 
 const warned = new Set<string>()
 

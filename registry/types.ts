@@ -45,20 +45,9 @@ export interface ArgSpec {
   description: string
 }
 
-/** A file, directory or symlink coming from a multipart body (or from the CLI's files). */
-export interface FileEntry {
-  /** cleaned relative path, '/'-separated, no leading slash ('' for an unnamed part) */
-  path: string
-  type: 'file' | 'directory' | 'symlink'
-  /** file bytes (files) */
-  content?: AsyncIterable<Uint8Array>
-  /** symlink target */
-  target?: string
-  mode?: number
-  mtime?: { secs: number, nsecs?: number }
-  /** absolute source path (abspath-encoded / abspath headers), for filestore */
-  abspath?: string
-}
+// FileEntry lives in core (the importer reads it); re-exported here for plugins and front ends.
+export type { FileEntry } from '../core/unixfs/entry.js'
+import type { FileEntry } from '../core/unixfs/entry.js'
 
 /** The shape of a value a 'bytes' command returns. */
 export interface BytesOutput {
@@ -147,7 +136,7 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
    * Client-side handling in the CLI instead of plain rendering (Kubo's PostRun): e.g. `get` writes
    * files, `add` draws a progress bar. Gets the decoded outcome, whether it came over HTTP or in-process.
    */
-  cliRender?: (outcome: import('./execute.js').Outcome, call: TextCall<OptionValues<O>>, io: CliIO) => Promise<void>
+  cliRender?: (outcome: Outcome, call: TextCall<OptionValues<O>>, io: CliIO) => Promise<void>
   /**
    * CLI only, before the request is built (Kubo's PreRun): options to set when not given, keyed by
    * canonical name with wire values (`add` turns `progress` on when stderr is a terminal).
@@ -202,3 +191,31 @@ export interface PluginInit {
   [key: string]: unknown
 }
 export type PluginFactory = (init: any) => Plugin | Promise<Plugin>
+
+/** A node of the command tree (registry/registry.ts). */
+export interface TreeNode {
+  name: string
+  path: readonly string[]
+  command?: CommandSpec
+  group?: GroupSpec
+  plugin?: string
+  children: Map<string, TreeNode>
+}
+
+/** A parsed invocation, ready to execute (Registry.prepare). */
+export interface Prepared {
+  node: TreeNode
+  command: CommandSpec
+  args: string[]
+  /** typed, keyed by canonical wire name, defaults filled */
+  values: Record<string, unknown>
+  given: Set<string>
+  files?: AsyncIterable<FileEntry>
+  output: OutputKind
+}
+
+/** What running a command gives every front end (registry/execute.ts). */
+export type Outcome =
+  | { kind: 'single', value: unknown }
+  | { kind: 'ndjson', items: AsyncIterable<unknown> }
+  | { kind: 'bytes', body: AsyncIterable<Uint8Array>, length?: number, contentType?: string }

@@ -10,33 +10,22 @@
 //   mutex for its structural steps; a file write keeps only the file's own lock while it streams
 //   (writers of one file are serialised, other paths go on). GC asks `roots()` under its exclusive
 //   lock (registered in deps.gcRoots as "mfs").
-import { Key, type Datastore } from 'interface-datastore'
-import { LevelDatastore } from 'datastore-level'
-import type { Blockstore } from 'interface-blockstore'
-import { CID } from 'multiformats/cid'
-import type { ConfigStore } from '../config/index.js'
-import { RpcError } from '../errors.js'
-import { hashByName } from '../hashes.js'
+import type { CID } from 'multiformats/cid'
 import { goQuote } from '../go/strings.js'
-import { newPathFromUri } from '../resolver/path.js'
 import type { Resolver } from '../resolver/index.js'
-import { parseChunker } from '../unixfs/chunker/index.js'
-import { DEFAULT_CHUNKER, hamtThresholdOf, type ImportConfig } from '../unixfs/settings.js'
-import { parseHumanBytes } from '../config/units.js'
 import type { UnixTime } from '../unixfs/pb.js'
-import type { RwLock } from '../util/rwlock.js'
-import { BlockIO } from './blocks.js'
 import { MfsError, isNotExist } from './errors.js'
-import { Directory, File, RootParent, type FsNode, type MfsContext, type MkdirOptions } from './fs.js'
-import { DataType, PbNode, V0_PREFIX, decodeNode, decodeUnixfsData, emptyFileData, makePrefix, type DagNode, type Prefix } from './node.js'
-import { checkPath, goBase, goDir, goSplit, lookupParts } from './path.js'
-import { UnixfsDir, type DirSettings, type SizeEstimation } from './unixfs-dir.js'
+import { Directory, File, type FsNode } from './fs.js'
+import { DataType, PbNode, decodeUnixfsData, emptyFileData, type DagNode, type Prefix } from './node.js'
+import { checkContentOrMfsPath, checkPath, goBase, goDir, goSplit, modePermsToUnixPerms, parseGoOctal32 } from './path.js'
+import { EMPTY_DIR_CID, MfsRoot, isSet, type FoundNode, type MfsDeps, type PrefixFlags, type RootState } from './root.js'
 
-export { checkPath, goBase, goDir, goSplit } from './path.js'
+export { checkContentOrMfsPath, checkPath, goBase, goDir, goSplit, modePermsToUnixPerms, parseGoOctal32 } from './path.js'
 export { MfsError, NotExistError } from './errors.js'
 export { Directory, File } from './fs.js'
 export type { DagNode, Prefix } from './node.js'
 export { decodeNode, prefixOf, fileSizeOf, fsFileSize, DataType, RAW, DAG_PB } from './node.js'
+export { DEFAULT_NO_FLUSH_LIMIT, EMPTY_DIR_CID, FILES_ROOT_KEY, type FoundNode, type MfsDeps, type PrefixFlags } from './root.js'
 
 declare module '../cradle.js' {
   interface Cradle {
@@ -45,32 +34,9 @@ declare module '../cradle.js' {
   }
 }
 
-/** Kubo's node.FilesRootDatastoreKey */
-export const FILES_ROOT_KEY = new Key('/local/filesroot')
-/** config.DefaultMFSNoFlushLimit */
-export const DEFAULT_NO_FLUSH_LIMIT = 256
-/** the empty directory's CID (always available, hardcoded in boxo) */
-export const EMPTY_DIR_CID = CID.parse('QmUNLLsPACCz1vLxQVkXqqLX5R1X345qqfHbsf67hvA3Nn')
-const EMPTY_DIR_BYTES = Uint8Array.from([0x0a, 0x02, 0x08, 0x01])
-
-const ERR_PARENT_NOT_DIR = "expected *mfs.Directory, didn't get it. This is likely a race condition"
 const ERR_CP_INVALID = 'cp: source must be a valid UnixFS (dag-pb or raw codec)'
 /** Go io.Copy's buffer: each write MFS sees is at most this big */
 const COPY_BUFFER = 32 * 1024
-
-export interface MfsDeps {
-  datastore: Datastore
-  blockstore: Blockstore
-  config: ConfigStore
-  gcLock: RwLock
-  resolver: Resolver
-}
-
-/** --cid-version / --hash as given (undefined: not given). */
-export interface PrefixFlags {
-  cidVersion?: number
-  hash?: string
-}
 
 export interface WriteOptions extends PrefixFlags {
   offset?: number
@@ -92,318 +58,8 @@ export interface ListEntry {
   cid?: CID
 }
 
-/** A node found by an MFS or content path. */
-export interface FoundNode {
-  cid: CID
-  bytes: Uint8Array
-  /** undefined for codecs other than raw and dag-pb */
-  node?: DagNode
-}
 
-class Mutex {
-  private tail: Promise<unknown> = Promise.resolve()
-  async run<T> (fn: () => Promise<T>): Promise<T> {
-    const p = this.tail.then(fn, fn)
-    this.tail = p.catch(() => {})
-    return await p
-  }
-}
-
-const isSet = <T>(v: T | null | undefined): v is T => v !== null && v !== undefined
-
-/** os.FileMode(n) → unix permission bits (files.ModePermsToUnixPerms) */
-export const modePermsToUnixPerms = (m: number): number => ((m & 0xC00000) >>> 12) | ((m & 0x100000) >>> 11) | (m & 0x1FF)
-
-interface RootState {
-  dir: Directory
-  parent: RootParent
-  ctx: MfsContext
-}
-
-export class Mfs {
-  readonly io: BlockIO
-  private state?: RootState
-  private loading?: Promise<RootState>
-  private readonly mutex = new Mutex()
-  private noFlushCount = 0
-  private noFlushLimit?: number
-  private closed = false
-
-  constructor (private readonly deps: MfsDeps) {
-    this.io = new BlockIO(deps.blockstore)
-  }
-
-  // --- configuration ---------------------------------------------------------------------------
-
-  private importConfig (): ImportConfig {
-    return (this.deps.config.getKey('Import') ?? {}) as ImportConfig
-  }
-
-  /** config.Import.UnixFSCidBuilder */
-  importPrefix (cfg = this.importConfig()): Prefix {
-    let version = isSet(cfg.CidVersion) ? cfg.CidVersion : 0
-    const hashName = isSet(cfg.HashFunction) ? cfg.HashFunction : 'sha2-256'
-    if (hashName !== 'sha2-256' && version === 0) version = 1
-    const hash = hashByName(hashName.toLowerCase())
-    if (hash == null) throw new MfsError(`Import.HashFunction unrecognized: ${goQuote(hashName)}`)
-    return makePrefix(version, hash)
-  }
-
-  /** Kubo getPrefix: the flags, else (when asked) the Import config, else none. */
-  prefixFor (flags: PrefixFlags, useConfig: boolean): Prefix | undefined {
-    if (flags.cidVersion !== undefined || flags.hash !== undefined) {
-      let version = flags.cidVersion ?? 0
-      if (flags.hash !== undefined && version === 0) version = 1
-      const prefix = makePrefix(version)
-      if (flags.hash !== undefined) {
-        const hash = hashByName(flags.hash.toLowerCase())
-        if (hash == null) throw new MfsError(`unrecognized hash function: ${goQuote(flags.hash)}`)
-        return { ...prefix, hash }
-      }
-      return prefix
-    }
-    return useConfig ? this.importPrefix() : undefined
-  }
-
-  private estimation (cfg: ImportConfig): SizeEstimation {
-    const v = cfg.UnixFSHAMTDirectorySizeEstimation
-    return v === 'block' || v === 'disabled' ? v : 'links'
-  }
-
-  /** the directory settings of the root (read when the root is opened) */
-  private rootSettings (cfg: ImportConfig): DirSettings {
-    let threshold = hamtThresholdOf(cfg)
-    const legacy = (this.deps.config.getKey('Internal') as Record<string, unknown> | undefined)?.UnixFSShardingSizeThreshold
-    if (!isSet(cfg.UnixFSHAMTDirectorySizeThreshold) && isSet(legacy)) {
-      threshold = typeof legacy === 'number' ? legacy : parseHumanBytes(String(legacy))
-    }
-    return {
-      maxLinks: isSet(cfg.UnixFSDirectoryMaxLinks) ? cfg.UnixFSDirectoryMaxLinks : 0,
-      fanout: isSet(cfg.UnixFSHAMTDirectoryMaxFanout) ? cfg.UnixFSHAMTDirectoryMaxFanout : 256,
-      threshold,
-      estimation: this.estimation(cfg)
-    }
-  }
-
-  /** mkdir options: the command's prefix, Import's MaxLinks and estimation, the rest from the root */
-  private dirOptions (prefix: Prefix, root: Directory): MkdirOptions {
-    const cfg = this.importConfig()
-    const maxLinks = isSet(cfg.UnixFSDirectoryMaxLinks) ? cfg.UnixFSDirectoryMaxLinks : 0
-    return {
-      prefix,
-      settings: { ...root.settings, maxLinks: maxLinks !== 0 ? maxLinks : root.settings.maxLinks, estimation: this.estimation(cfg) }
-    }
-  }
-
-  /** updateNoFlushCounter */
-  private countNoFlush (flush: boolean): void {
-    if (flush) {
-      this.noFlushCount = 0
-      return
-    }
-    if (this.noFlushLimit === undefined) {
-      const v = (this.deps.config.getKey('Internal') as Record<string, unknown> | undefined)?.MFSNoFlushLimit
-      this.noFlushLimit = typeof v === 'number' ? v : DEFAULT_NO_FLUSH_LIMIT
-    }
-    const limit = this.noFlushLimit
-    if (limit > 0 && this.noFlushCount >= limit) {
-      throw new MfsError(`reached limit of ${limit} unflushed MFS operations. To resolve: 1) run 'ipfs files flush' to persist changes, 2) use --flush=true (default), or 3) increase Internal.MFSNoFlushLimit in config`)
-    }
-    this.noFlushCount++
-  }
-
-  // --- the root --------------------------------------------------------------------------------
-
-  private async readPointer (): Promise<CID | undefined> {
-    let bytes: Uint8Array
-    try {
-      bytes = await this.deps.datastore.get(FILES_ROOT_KEY)
-    } catch (err) {
-      if ((err as Error).name === 'NotFoundError') return undefined
-      throw err
-    }
-    return CID.decode(bytes)
-  }
-
-  private async writePointer (cid: CID): Promise<void> {
-    const ds = this.deps.datastore
-    if (ds instanceof LevelDatastore) {
-      const db = ds.db as unknown as { put: (k: string, v: Uint8Array, o: { sync: boolean }) => Promise<void> }
-      await db.put(FILES_ROOT_KEY.toString(), cid.bytes, { sync: true })
-      return
-    }
-    await ds.put(FILES_ROOT_KEY, cid.bytes)
-  }
-
-  private async load (): Promise<RootState> {
-    const cfg = this.importConfig()
-    const settings = this.rootSettings(cfg)
-    const prefix = this.importPrefix(cfg)
-    const spec = isSet(cfg.UnixFSChunker) ? cfg.UnixFSChunker : DEFAULT_CHUNKER
-    const ctx: MfsContext = {
-      io: this.io,
-      chunker: () => {
-        try { return parseChunker(spec) } catch { return parseChunker(DEFAULT_CHUNKER) }
-      }
-    }
-    const stored = await this.readPointer()
-    let node: PbNode
-    if (stored == null) {
-      node = new PbNode(V0_PREFIX, EMPTY_DIR_BYTES.subarray(2), [], { cid: EMPTY_DIR_CID, bytes: EMPTY_DIR_BYTES })
-      await this.io.putNode(node)
-    } else {
-      let found: DagNode
-      try {
-        found = await this.io.getNode(stored, undefined, 'expected protobuf dag node')
-      } catch (err) {
-        throw new MfsError(`error loading filesroot from dagservice: ${(err as Error).message}`)
-      }
-      if (found.kind !== 'pb') throw new MfsError('expected protobuf dag node')
-      node = found
-    }
-    const parent = new RootParent(this.io)
-    let unixfs: UnixfsDir
-    try {
-      const fs = decodeUnixfsData(node.data)
-      if (fs.type === DataType.Directory || fs.type === DataType.HAMTShard) {
-        unixfs = UnixfsDir.fromNode(node, settings)
-        unixfs.setPrefix(prefix)
-      } else if (fs.type === DataType.File || fs.type === DataType.Metadata || fs.type === DataType.Raw) {
-        throw new MfsError(`root can't be a file (unixfs type: ${DataType[fs.type]})`)
-      } else {
-        throw new MfsError(`unrecognized unixfs type: ${DataType[fs.type]}`)
-      }
-    } catch (err) {
-      throw new MfsError(`failed to initialize MFS root from ${node.cid.toString()} stored at ${FILES_ROOT_KEY.toString()}: ${(err as Error).message}. If corrupted, use 'ipfs files chroot' to reset (see --help)`)
-    }
-    return { dir: new Directory(ctx, '', parent, unixfs), parent, ctx }
-  }
-
-  private async root (): Promise<RootState> {
-    if (this.state != null) return this.state
-    this.loading ??= this.load().finally(() => { this.loading = undefined })
-    this.state = await this.loading
-    return this.state
-  }
-
-  /** write the root pointer if an operation changed the root (blocks first) */
-  private async persist (): Promise<void> {
-    const st = this.state
-    const pending = st?.parent.pending
-    if (st == null || pending == null) return
-    await this.io.flush()
-    await this.writePointer(pending.cid)
-    if (st.parent.pending === pending) st.parent.pending = undefined
-  }
-
-  /** Run under the GC lock (shared) and the MFS mutex; the root is persisted afterwards. */
-  private async op<T> (fn: (st: RootState) => Promise<T>, o: { gcHeld?: boolean } = {}): Promise<T> {
-    const release = o.gcHeld === true ? () => {} : await this.deps.gcLock.shared()
-    try {
-      return await this.locked(fn)
-    } finally {
-      release()
-    }
-  }
-
-  private async locked<T> (fn: (st: RootState) => Promise<T>): Promise<T> {
-    return await this.mutex.run(async () => {
-      if (this.closed) throw new MfsError('mfs is closed')
-      const st = await this.root()
-      try {
-        return await fn(st)
-      } finally {
-        await this.persist()
-      }
-    })
-  }
-
-  // --- tree helpers (boxo mfs ops.go) ------------------------------------------------------------
-
-  /** Lookup / DirLookup */
-  private async lookup (st: RootState, path: string): Promise<FsNode> {
-    const parts = lookupParts(path)
-    let cur: FsNode = st.dir
-    for (let i = 0; i < parts.length; i++) {
-      if (!(cur instanceof Directory)) throw new MfsError(`cannot access ${parts.slice(0, i + 1).join('/')}: Not a directory`)
-      cur = await cur.child(parts[i])
-    }
-    return cur
-  }
-
-  private async lookupDir (st: RootState, path: string): Promise<Directory> {
-    const n = await this.lookup(st, path)
-    if (!(n instanceof Directory)) throw new MfsError(`${path} is not a directory`)
-    return n
-  }
-
-  private async parentDir (st: RootState, dir: string): Promise<Directory> {
-    const n = await this.lookup(st, dir)
-    if (!(n instanceof Directory)) throw new MfsError(ERR_PARENT_NOT_DIR)
-    return n
-  }
-
-  /** FlushPath: flush the node at `path` (up to the root) and return its node. */
-  private async flushPath (st: RootState, path: string): Promise<DagNode> {
-    const n = await this.lookup(st, path)
-    await n.flush()
-    return await n.getNode()
-  }
-
-  /** PutNode */
-  private async putNode (st: RootState, path: string, node: DagNode): Promise<void> {
-    const [dir, name] = goSplit(path)
-    if (name === '') throw new MfsError('cannot create file with empty name')
-    const pdir = await this.lookupDir(st, dir)
-    await pdir.addChild(name, node)
-  }
-
-  /** mfs.Mkdir */
-  private async mkdirAt (st: RootState, pth: string, mkparents: boolean, flush: boolean, o: MkdirOptions): Promise<void> {
-    if (pth === '') throw new MfsError('no path given to Mkdir')
-    let parts = pth.split('/')
-    if (parts[0] === '') parts = parts.slice(1)
-    if (parts.length > 0 && parts[parts.length - 1] === '') parts = parts.slice(0, -1)
-    if (parts.length === 0) {
-      if (mkparents) return
-      throw new MfsError("cannot create directory '/': Already exists")
-    }
-    const parentsCfg: MkdirOptions = { prefix: o.prefix, settings: o.settings }
-    let cur = st.dir
-    for (let i = 0; i < parts.length - 1; i++) {
-      let fsn: FsNode
-      try {
-        fsn = await cur.child(parts[i])
-      } catch (err) {
-        if (!(isNotExist(err) && mkparents)) throw err
-        fsn = (await cur.mkdir(parts[i], parentsCfg)).dir
-      }
-      if (!(fsn instanceof Directory)) throw new MfsError(`${parts.slice(0, i).join('/')} was not a directory`)
-      cur = fsn
-    }
-    const { dir, exists } = await cur.mkdir(parts[parts.length - 1], o)
-    if (exists && !mkparents) throw new MfsError('file already exists')
-    if (flush) await dir.flush()
-  }
-
-  private async ensureParent (st: RootState, path: string, o: MkdirOptions): Promise<void> {
-    const dir = goDir(path)
-    if (dir === '/') return
-    await this.mkdirAt(st, dir, true, false, o)
-  }
-
-  /** getNodeFromPath: a content path through the resolver, anything else in MFS. */
-  private async nodeFromPath (st: RootState, p: string, signal?: AbortSignal, resolver = this.deps.resolver): Promise<FoundNode> {
-    let content = true
-    try { newPathFromUri(p) } catch { content = false }
-    if (content) {
-      const { cid, block } = await resolver.resolveNode(p, { signal })
-      return { cid, bytes: block, node: decodeNode(cid, block) }
-    }
-    const n = await (await this.lookup(st, p)).getNode()
-    return { cid: n.cid, bytes: n.bytes, node: n }
-  }
-
+export class Mfs extends MfsRoot {
   // --- commands ----------------------------------------------------------------------------------
 
   async mkdir (arg: string, o: PrefixFlags & { parents?: boolean, flush: boolean }): Promise<void> {
@@ -839,24 +495,6 @@ export class Mfs {
   /** Startable: nothing to do at start (the root opens on first use). */
   start (): void {}
   async stop (): Promise<void> { await this.close() }
-}
-
-/** checkContentOrMfsPath: content paths and native URIs canonicalised, the rest checked as MFS paths. */
-export function checkContentOrMfsPath (arg: string): string {
-  try {
-    return newPathFromUri(arg).text
-  } catch {
-    return checkPath(arg)
-  }
-}
-
-/** strconv.ParseInt(s, 8, 32) with Go's error texts. */
-export function parseGoOctal32 (s: string): number {
-  const m = /^([+-]?)([0-7]+)$/.exec(s)
-  if (m == null) throw new RpcError(`strconv.ParseInt: parsing ${goQuote(s)}: invalid syntax`)
-  const v = parseInt(m[2], 8) * (m[1] === '-' ? -1 : 1)
-  if (v > 0x7fffffff || v < -0x80000000) throw new RpcError(`strconv.ParseInt: parsing ${goQuote(s)}: value out of range`)
-  return v >>> 0
 }
 
 export function createMfs (deps: MfsDeps): Mfs {

@@ -1,5 +1,7 @@
 // Go's path package (Clean, Split, Dir, Base) and Kubo's MFS path checks (core/commands/files.go).
-import { goPathClean } from '../resolver/path.js'
+import { goPathClean, newPathFromUri } from '../resolver/path.js'
+import { RpcError } from '../errors.js'
+import { goQuote } from '../go/strings.js'
 import { MfsError } from './errors.js'
 
 export { goPathClean }
@@ -38,3 +40,24 @@ export function lookupParts (p: string): string[] {
   while (s.endsWith('/')) s = s.slice(0, -1)
   return s === '' ? [] : s.split('/')
 }
+
+/** checkContentOrMfsPath: content paths and native URIs canonicalised, the rest checked as MFS paths. */
+export function checkContentOrMfsPath (arg: string): string {
+  try {
+    return newPathFromUri(arg).text
+  } catch {
+    return checkPath(arg)
+  }
+}
+
+/** strconv.ParseInt(s, 8, 32) with Go's error texts. */
+export function parseGoOctal32 (s: string): number {
+  const m = /^([+-]?)([0-7]+)$/.exec(s)
+  if (m == null) throw new RpcError(`strconv.ParseInt: parsing ${goQuote(s)}: invalid syntax`)
+  const v = parseInt(m[2], 8) * (m[1] === '-' ? -1 : 1)
+  if (v > 0x7fffffff || v < -0x80000000) throw new RpcError(`strconv.ParseInt: parsing ${goQuote(s)}: value out of range`)
+  return v >>> 0
+}
+
+/** os.FileMode(n) → unix permission bits (files.ModePermsToUnixPerms) */
+export const modePermsToUnixPerms = (m: number): number => ((m & 0xC00000) >>> 12) | ((m & 0x100000) >>> 11) | (m & 0x1FF)

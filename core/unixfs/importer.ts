@@ -5,7 +5,7 @@
 // listing order), its root last. Without --wrap-with-directory every top-level name is a
 // separate import, as Kubo runs one coreunix.Adder per argument.
 import type { CID } from 'multiformats/cid'
-import type { FileEntry } from '../../registry/types.js'
+import type { FileEntry } from './entry.js'
 import { RpcError } from '../errors.js'
 import { parseChunker, type Chunker } from './chunker/index.js'
 import { buildDirectory, type DirEntry, type DirOptions } from './dir.js'

@@ -1,6 +1,5 @@
 // tsipfs daemon: run the node with its RPC API (and gateway) until stopped.
 import { defineCommand } from '../../registry/define.js'
-import { runDaemon } from '../../server/daemon.js'
 
 export const cliDaemon = defineCommand({
   path: ['daemon'],
@@ -29,6 +28,8 @@ export const cliDaemon = defineCommand({
     'agent-version-suffix': { type: 'string', description: 'Optional suffix to the AgentVersion presented by `ipfs id` and exposed via libp2p identify protocol.' }
   },
   output: 'ndjson',
-  run: (call) => runDaemon(call),
+  // loaded when run: the server is a front end above the plugins (a static import would be a cycle through
+  // server/node → plugins/index), and the CLI need not load Koa and the gateway for other commands
+  run: async function * (call) { yield * (await import('../../server/daemon.js')).runDaemon(call) },
   text: (out: { Message: string }) => out.Message
 })

@@ -1,0 +1,47 @@
+// Kubo's flatfs layout (next-to-last/2): blocks/<XY>/<BASE32-MULTIHASH>.data, and its SHARDING/_README files.
+import type { CID } from 'multiformats/cid'
+import { base32upper } from 'multiformats/bases/base32'
+
+const IDENTITY = 0x00
+
+export const SHARDING_SPEC = '/repo/flatfs/shard/v1/next-to-last/2'
+export const SHARDING_README = `This is a repository of IPLD objects. Each IPLD object is in a single file,
+named <base32 encoding of cid>.data. Where <base32 encoding of cid> is the
+"base32" encoding of the CID (as specified in
+https://github.com/multiformats/multibase) without the 'B' prefix.
+All the object files are placed in a tree of directories, based on a
+function of the CID. This is a form of sharding similar to
+the objects directory in git repositories. Previously, we used
+prefixes, we now use the next-to-last two characters.
+
+    func NextToLast(base32cid string) {
+      nextToLastLen := 2
+      offset := len(base32cid) - nextToLastLen - 1
+      return str[offset : offset+nextToLastLen]
+    }
+
+For example, an object with a base58 CIDv1 of
+
+    zb2rhYSxw4ZjuzgCnWSt19Q94ERaeFhu9uSqRgjSdx9bsgM6f
+
+has a base32 CIDv1 of
+
+    BAFKREIA22FLID5AJ2KU7URG47MDLROZIH6YF2KWJ7FL6ZGXWUA5RCHGU
+
+and will be placed at
+
+    SC/AFKREIA22FLID5AJ2KU7URG47MDLROZIH6YF2KWJ7FL6ZGXWUA5RCHGU.data
+
+with 'SC' being the last-to-next two characters and the 'B' at the
+beginning of the CIDv1 string is the multibase prefix that is not
+stored in the filename.
+`
+
+/** temp files live here; Kubo's flatfs skips folders starting with '.' */
+export const TEMP_DIR = '.temp'
+
+/** Datastore key of a block: base32 (upper, unpadded) of its multihash. */
+export const blockKey = (cid: CID): string => base32upper.baseEncode(cid.multihash.bytes)
+/** next-to-last/2: the two characters before the last one */
+export const shardOf = (key: string): string => key.slice(-3, -1)
+export const isIdentity = (cid: CID): boolean => cid.multihash.code === IDENTITY
