@@ -52,11 +52,13 @@ try {
       const at = events.findIndex(e => e.Type === 4 && (e.Responses ?? []).some(r => r.ID === p.id))
       const before = at < 0 ? events : events.slice(0, at)
       const answered = new Set(before.filter(e => e.Type === 1).map(e => e.ID))
-      if (at >= 0) { found++; times.push(ms); hops.push(answered.size) }
+      // hops only when the node reports query events (Kubo 0.40's findprovs over its dual DHT reports none)
+      const traced = events.some(e => e.Type === 0 || e.Type === 1)
+      if (at >= 0) { found++; times.push(ms); if (traced) hops.push(answered.size) }
       log(`size ${size} lookup ${i + 1}: ${at >= 0 ? 'found' : 'NOT found'} in ${ms} ms, ${answered.size} peers answered`)
     }
     const totalRss = nodes.reduce((s, n) => s + n.rss(), 0) / 1048576
-    rows.push({ size, found, time: median(times), hops: median(hops), rss: totalRss / nodes.length })
+    rows.push({ size, found, time: median(times), hops: hops.length > 0 ? median(hops) : undefined, rss: totalRss / nodes.length })
   }
 } finally {
   await cluster.stop()
