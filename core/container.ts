@@ -30,6 +30,7 @@ import { createRouting, type Routing } from './routing/index.js'
 import type { Provider } from './provider/index.js'
 import { createDnsResolver } from './dns/index.js'
 import { createNameSystem, type NameSystem } from './namesys/index.js'
+import type { Network } from './libp2p/network.js'
 
 export interface CoreInit {
   /** repo folder; omitted: everything in memory (tests, embedding) */
@@ -104,13 +105,14 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       : createMemoryKeystore(() => identity)
 
     let libp2p: Libp2p | null = null
+    let network: Network | null = null
     let bitswap: BlockExchange | null = null
     let routing: Routing | null = null
     let makeProvider: ((mfsRoot: () => Promise<CID | undefined>) => Provider) | undefined
     if (init.online === true) {
       // loaded here, not at the top: an offline node never loads libp2p or bitswap (~50 MiB RSS)
-      const { createLibp2pHost } = await import('./libp2p/index.js')
-      libp2p = await createLibp2pHost({ privateKey: identity, config, datastore, pubsub: init.pubsub, ipnsPubsub: init.ipnsPubsub, routingType: init.routingType })
+      const { createNetworkHost } = await import('./libp2p/index.js')
+      ;({ libp2p, network } = await createNetworkHost({ privateKey: identity, config, datastore, pubsub: init.pubsub, ipnsPubsub: init.ipnsPubsub, routingType: init.routingType, logger: logging.forComponent('swarm') }))
       // the exchange: started after libp2p (registered after it), it plugs into nodeBlockstore
       const settings = (config.Bitswap ?? {}) as { Libp2pEnabled?: unknown, ServerEnabled?: unknown }
       if (settings.Libp2pEnabled !== false) {
@@ -145,6 +147,8 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       nameSystem: asFunction(() => nameSystem).singleton(),
       keystore: asValue(keystore),
       libp2p: asValue(libp2p),
+      // started after libp2p (a singleton registration), stopped before it
+      network: asFunction(() => network).singleton(),
       // a singleton registration (not asValue) so the node starts it, after libp2p, and stops it first
       bitswap: asFunction(() => bitswap).singleton(),
       routing: asValue(routing),

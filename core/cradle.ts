@@ -21,6 +21,7 @@ import type { Routing } from './routing/index.js'
 import type { Provider } from './provider/index.js'
 import type { DnsResolver } from './dns/index.js'
 import type { NameSystem } from './namesys/index.js'
+import type { Network } from './libp2p/network.js'
 
 export interface Cradle {
   /** the repo folder ('' for an in-memory repo) */
@@ -46,6 +47,8 @@ export interface Cradle {
   nameSystem: NameSystem
   /** null when the node runs offline */
   libp2p: Libp2p | null
+  /** what runs around the libp2p host (core/libp2p/network.ts): bandwidth, filters, connmgr, peering, resources; null offline */
+  network: Network | null
   /** block exchange over libp2p (core/bitswap); null offline or with Bitswap.Libp2pEnabled=false */
   bitswap: BlockExchange | null
   /** the node's routing (core/routing: the WAN and LAN DHTs, Kubo's QueryEvents); null offline */

@@ -32,6 +32,8 @@ import { dhtPlugin } from './dht/index.js'
 import { namePlugin } from './name/index.js'
 import { resolvePlugin } from './resolve/index.js'
 import { pubsubPlugin } from './pubsub/index.js'
+import { swarmPlugin } from './swarm/index.js'
+import { pingPlugin } from './ping/index.js'
 
 export function builtinPlugins (): Plugin[] {
   return [
@@ -66,6 +68,8 @@ export function builtinPlugins (): Plugin[] {
     dhtPlugin(),
     namePlugin(),
     resolvePlugin(),
-    pubsubPlugin()
+    pubsubPlugin(),
+    swarmPlugin(),
+    pingPlugin()
   ]
 }

@@ -1,16 +1,22 @@
-// The libp2p host: TCP, noise, yamux, identify, ping; kad-dht unless Routing.Type says no DHT, gossipsub
-// only with pubsub enabled. This module is imported only by an online node (core/container.ts) and
-// the DHT and pubsub modules only when configured: an unused service costs memory (modules and state).
+// The libp2p host following Kubo's config: transports (TCP, QUIC-v1, WebSockets, circuit relay v2),
+// TLS and Noise, yamux, the services of services.ts, the address filters/gater, bandwidth metrics and
+// the network service (network.ts). This module is imported only by an online node (core/container.ts):
+// an offline daemon never loads libp2p.
 import { createLibp2p } from 'libp2p'
-import { tcp } from '@libp2p/tcp'
-import { noise } from '@chainsafe/libp2p-noise'
 import { yamux } from '@chainsafe/libp2p-yamux'
-import { identify, identifyPush } from '@libp2p/identify'
-import { ping } from '@libp2p/ping'
 import type { Libp2p, PrivateKey } from '@libp2p/interface'
 import type { Datastore } from 'interface-datastore'
+import type { Logger } from 'winston'
 import type { KuboConfig } from '../config/index.js'
 import { AGENT_VERSION, PRODUCT_VERSION } from '../version.js'
+import { netSettings, dhtMode as dhtModeOf } from './settings.js'
+import { planTransports } from './transports.js'
+import { buildServices, loopbackOnly } from './services.js'
+import { createNetwork, createNetworkParts, type Network } from './network.js'
+import { ipOf, parseMask, type Mask } from './filters.js'
+
+export { pubsubEnabled } from './settings.js'
+export type { Network } from './network.js'
 
 export interface Libp2pDeps {
   privateKey: PrivateKey
@@ -22,65 +28,84 @@ export interface Libp2pDeps {
   ipnsPubsub?: boolean
   /** overrides Routing.Type (daemon --routing other than "default") */
   routingType?: string
+  logger?: Logger
 }
 
-const flag = (v: unknown): boolean => v === true
-
-/** Kubo's pubsub switch: Pubsub.Enabled, implied by Ipns.UsePubsub (both default false; a daemon flag overrides each). */
-export function pubsubEnabled (config: KuboConfig, pubsub?: boolean, ipnsPubsub?: boolean): boolean {
-  return (pubsub ?? flag((config.Pubsub as Record<string, unknown> | undefined)?.Enabled)) ||
-    (ipnsPubsub ?? flag((config.Ipns as Record<string, unknown> | undefined)?.UsePubsub))
-}
-
-/** The DHT a Routing.Type runs: none ("none", "delegated": HTTP routers only), client or server mode. */
+/** The DHT a Routing.Type runs: none ("none", "delegated", "custom"), client or server mode. */
 export function dhtMode (config: KuboConfig, override?: string): 'none' | 'client' | 'server' {
-  const type = override ?? (config.Routing as Record<string, unknown> | undefined)?.Type
-  if (type === 'none' || type === 'delegated') return 'none'
-  if (type === 'dhtclient' || type === 'autoclient') return 'client'
-  return 'server'
+  const mode = dhtModeOf(netSettings(config, override).routingType)
+  return mode === 'auto' ? 'server' : mode
 }
 
-const strings = (v: unknown): string[] => Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []
+const silent = { warn () {}, info () {}, debug () {}, error () {} } as unknown as Logger
 
-/** Listen addresses we can serve: TCP only (QUIC, WebRTC and WebTransport are not in this build). */
-export function swarmListenAddrs (config: KuboConfig): string[] {
-  const swarm = strings((config.Addresses as Record<string, unknown> | undefined)?.Swarm)
-  return swarm.filter(a => /^\/ip[46]\/[^/]+\/tcp\/\d+$/.test(a))
+/** Addresses.NoAnnounce: exact multiaddrs and ipcidr masks (Kubo makeAddrsFactory). */
+function announceFilter (noAnnounce: string[]): ((addrs: any[]) => any[]) | undefined {
+  if (noAnnounce.length === 0) return undefined
+  const exact = new Set<string>()
+  const masks: Mask[] = []
+  for (const a of noAnnounce) {
+    try { masks.push(parseMask(a)) } catch { exact.add(a) }
+  }
+  return (addrs) => addrs.filter(a => {
+    if (exact.has(a.toString())) return false
+    const ip = ipOf(a)
+    return ip == null || !masks.some(m => { try { return m.net.contains(ip) } catch { return false } })
+  })
 }
 
-export async function createLibp2pHost ({ privateKey, config, datastore, pubsub, ipnsPubsub, routingType }: Libp2pDeps): Promise<Libp2p> {
-  const addresses = (config.Addresses ?? {}) as Record<string, unknown>
-  const optional: Record<string, unknown> = {}
-  const mode = dhtMode(config, routingType)
-  if (mode !== 'none') {
-    // Kubo's dual DHT (WAN `dht` + `lanDHT`), IPNS-validating: core/routing/dht.ts
-    const { dhtServices } = await import('../routing/dht.js')
-    Object.assign(optional, dhtServices(config, mode))
-  }
-  if (pubsubEnabled(config, pubsub, ipnsPubsub)) {
-    // Pubsub.Router, Pubsub.DisableSigning and Kubo's persisted seqno validation (./pubsub.ts)
-    const { pubsubService } = await import('./pubsub.js')
-    optional.pubsub = await pubsubService(config, datastore)
-  }
+/** The host and its network service. */
+export async function createNetworkHost (deps: Libp2pDeps): Promise<{ libp2p: Libp2p, network: Network }> {
+  const { privateKey, config, datastore, pubsub, ipnsPubsub, routingType } = deps
+  const log = deps.logger ?? silent
+  const settings = netSettings(config, routingType)
+  const plan = await planTransports(settings)
+  const parts = createNetworkParts(settings, plan.skipped, log)
+  const { services, peerDiscovery } = await buildServices({
+    settings,
+    config,
+    datastore,
+    pubsub,
+    ipnsPubsub,
+    loopbackOnly: loopbackOnly(plan.listen),
+    log: (msg) => { log.info(msg) },
+    onLocalPeer: (info) => { parts.onLocalPeer(info) },
+    onRtt: (peer, ns) => { parts.rtts.set(peer.toString(), ns) }
+  })
+  const highWater = settings.connMgr.type === 'none' ? Infinity : settings.connMgr.highWater
   const node = await createLibp2p({
     privateKey,
     datastore,
     start: false,
     nodeInfo: { name: 'tsipfs', version: PRODUCT_VERSION, userAgent: AGENT_VERSION },
     addresses: {
-      listen: swarmListenAddrs(config),
-      announce: strings(addresses.Announce),
-      appendAnnounce: strings(addresses.AppendAnnounce)
+      listen: plan.listen,
+      announce: settings.announce,
+      appendAnnounce: settings.appendAnnounce,
+      announceFilter: announceFilter(settings.noAnnounce)
     },
-    transports: [tcp()],
-    connectionEncrypters: [noise()],
+    transports: plan.transports as any[],
+    connectionEncrypters: plan.encrypters as any[],
     streamMuxers: [yamux()],
-    services: {
-      identify: identify(),
-      identifyPush: identifyPush(),
-      ping: ping(),
-      ...optional
-    }
+    connectionGater: parts.filters.gater(),
+    connectionManager: {
+      // the trimming is ours (connmgr.ts); libp2p's own limit is only a hard ceiling far above it
+      maxConnections: Number.isFinite(highWater) ? Math.max(highWater * 2, highWater + 64) : 100_000
+    },
+    metrics: settings.bandwidthMetrics ? () => parts.bandwidth as any : undefined,
+    peerDiscovery: peerDiscovery as any[],
+    services: services as any
   })
-  return node as unknown as Libp2p
+  const libp2p = node as unknown as Libp2p
+  return { libp2p, network: createNetwork(parts, libp2p, log) }
+}
+
+/** The host alone (embedding, tests). */
+export async function createLibp2pHost (deps: Libp2pDeps): Promise<Libp2p> {
+  return (await createNetworkHost(deps)).libp2p
+}
+
+/** Listen addresses this build serves (the rest are skipped with a log line). */
+export async function swarmListenAddrs (config: KuboConfig): Promise<string[]> {
+  return (await planTransports(netSettings(config))).listen
 }

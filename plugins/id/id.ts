@@ -59,7 +59,7 @@ async function printSelf (format: (id: PeerId) => string, id: PeerId, publicKey:
   return { ID: format(id), PublicKey: base64(publicKey), Addresses: addresses, AgentVersion: cleanAndTrim(AGENT_VERSION), Protocols: protocols }
 }
 
-async function printPeer (format: (id: PeerId) => string, id: PeerId, libp2p: Libp2p | null): Promise<IdOutput> {
+export async function printPeer (format: (id: PeerId) => string, id: PeerId, libp2p: Libp2p | null): Promise<IdOutput> {
   const out: IdOutput = { ID: format(id), PublicKey: '', Addresses: null, AgentVersion: '', Protocols: null }
   // the peer store derives inlined keys from the ID (Ed25519, secp256k1)
   if (id.publicKey != null) out.PublicKey = base64(publicKeyToProtobuf(id.publicKey))

@@ -3,11 +3,12 @@ import type { Plugin } from '../../registry/types.js'
 import { statsBitswap } from './bitswap.js'
 import { statsDht } from './dht.js'
 import { statsProvide, statsReprovide } from './provide.js'
+import { statsBw } from './bw.js'
 
 export function statsPlugin (): Plugin {
   return {
     name: 'stats',
     requires: ['config'],
-    commands: [statsBitswap, statsDht, statsProvide, statsReprovide]
+    commands: [statsBitswap, statsBw, statsDht, statsProvide, statsReprovide]
   }
 }

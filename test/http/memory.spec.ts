@@ -45,7 +45,7 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
     const file = path.join(dir, `modlog.${d.proc.pid ?? 0}`)
     return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(l => l !== '') : []
   }
-  const networking = /\/node_modules\/(libp2p|@libp2p\/(tcp|kad-dht|gossipsub|identify)|@helia\/bitswap|@chainsafe\/libp2p-(noise|yamux))\//
+  const networking = /\/node_modules\/(libp2p|@libp2p\/(tcp|kad-dht|gossipsub|identify|tls|websockets|circuit-relay-v2|autonat|dcutr|upnp-nat|mdns)|@helia\/(bitswap|delegated-routing-v1-http-api-client)|@chainsafe\/(libp2p-(noise|yamux|quic)|netmask))\//
 
   it('an offline daemon loads neither libp2p nor bitswap', async () => {
     const d = await withEnv({ NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`, TSIPFS_TEST_MODLOG: path.join(dir, 'modlog') }, async () => await startDaemon())

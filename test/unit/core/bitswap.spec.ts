@@ -34,6 +34,7 @@ async function onlineNode (): Promise<TestNode> {
   const config = defaultConfig(identityOf(await generateIdentity()))
   ;(config.Addresses as Record<string, unknown>).Swarm = ['/ip4/127.0.0.1/tcp/0']
   config.Bootstrap = []
+  ;(config.Routing as Record<string, unknown>).DelegatedRouters = []
   return await createTestNode({ plugins: [blockPlugin()], online: true, config })
 }
 

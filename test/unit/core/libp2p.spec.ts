@@ -27,13 +27,26 @@ async function services (cfg: KuboConfig, init: { pubsub?: boolean, ipnsPubsub?:
 describe('core/libp2p: configured services', function () {
   this.timeout(30_000)
 
-  it('default config: the DHT in server mode, no pubsub', async () => {
-    expect(await services(await config())).to.deep.equal(['dht', 'identify', 'identifyPush', 'ping'])
+  it('default config: Amino and LAN DHTs, delegated routing, AutoNAT, hole punching; no pubsub', async () => {
+    expect(await services(await config())).to.deep.equal(['autoNAT', 'dcutr', 'delegatedRouting0', 'dht', 'identify', 'identifyPush', 'lanDHT', 'ping'])
+  })
+
+  it('Swarm.RelayService, AutoNAT.ServiceMode, EnableHolePunching, Routing.DelegatedRouters switch their services', async () => {
+    const s = await services(await config(c => {
+      c.Swarm.RelayService = { Enabled: true }
+      c.AutoNAT = { ServiceMode: 'disabled' }
+      c.Swarm.EnableHolePunching = false
+      c.Routing.DelegatedRouters = []
+    }))
+    expect(s).to.include('relay')
+    expect(s).to.not.include.members(['autoNAT'])
+    expect(s).to.not.include('dcutr')
+    expect(s).to.not.include('delegatedRouting0')
   })
 
   it('Routing.Type none or delegated: no DHT; --routing overrides the config', async () => {
-    expect(await services(await config(c => { c.Routing.Type = 'none' }))).to.deep.equal(['identify', 'identifyPush', 'ping'])
-    expect(await services(await config(), { routingType: 'none' })).to.deep.equal(['identify', 'identifyPush', 'ping'])
+    expect(await services(await config(c => { c.Routing.Type = 'none' }))).to.deep.equal(['autoNAT', 'dcutr', 'identify', 'identifyPush', 'ping'])
+    expect(await services(await config(), { routingType: 'none' })).to.deep.equal(['autoNAT', 'dcutr', 'identify', 'identifyPush', 'ping'])
     expect(await services(await config(c => { c.Routing.Type = 'none' }), { routingType: 'dht' })).to.include('dht')
     const cfg = await config()
     expect(dhtMode(cfg)).to.equal('server')

@@ -23,6 +23,7 @@ async function onlineGateway (): Promise<OnlineGateway> {
   const config = defaultConfig(identityOf(await generateIdentity()))
   ;(config.Addresses as Record<string, unknown>).Swarm = ['/ip4/127.0.0.1/tcp/0']
   config.Bootstrap = []
+  ;(config.Routing as Record<string, unknown>).DelegatedRouters = []
   const node = await createTestNode({ plugins: [], online: true, config })
   const server = http.createServer(createGatewayApp({ container: node.container, dnslink: {} }).callback())
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))

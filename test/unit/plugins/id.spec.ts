@@ -112,6 +112,8 @@ describe('id plugin', () => {
     const config = async (): Promise<ReturnType<typeof defaultConfig>> => {
       const cfg = defaultConfig(identityOf(await generateIdentity()))
       ;(cfg.Addresses as Record<string, unknown>).Swarm = ['/ip4/127.0.0.1/tcp/0']
+      cfg.Bootstrap = []
+      ;(cfg.Routing as Record<string, unknown>).DelegatedRouters = []
       return cfg
     }
     before(async () => {
