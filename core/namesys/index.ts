@@ -198,6 +198,8 @@ export class NameSystem implements Startable {
       }
     }
     await keep(await this.localRecord(mh))
+    // what pubsub brought us is local knowledge too
+    if (options.offline === true) await keep(this.pubsub?.peek(mh))
     if (this.online && options.offline !== true) {
       const jobs: Array<Promise<void>> = []
       if (this.pubsub != null) jobs.push(this.pubsub.get(mh).then(keep, () => {}))

@@ -125,6 +125,11 @@ export class IpnsPubsub {
     return this.subscribe(mh).value
   }
 
+  /** The record we hold for a name, without subscribing. */
+  peek (mh: NameHash): Uint8Array | undefined {
+    return this.topics.get(ipnsPubsubTopic(mh))?.value
+  }
+
   /** Keep a record and publish it on the name's topic. */
   async put (mh: NameHash, raw: Uint8Array): Promise<void> {
     const state = this.subscribe(mh)

@@ -5,6 +5,8 @@ import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
 import { QueryEventType, queryEvent, type QueryEventOutput } from '../../core/routing/index.js'
 import { readFileArg } from '../key/common.js'
+import { ipnsValidator } from 'ipns/validator'
+import type { NameHash } from '../../core/namesys/index.js'
 import { decodePeer, printEvent, routingKey } from './events.js'
 
 export const ERR_ALLOW_OFFLINE = "can't put while offline: pass `--allow-offline` to override"
@@ -29,7 +31,12 @@ export const routingPut = defineCommand({
     const key = routingKey(args[0])
     const name = args[0].split('/')[2]
     const peer = decodePeer(name)
-    if (deps.routing != null && online) {
+    if (args[0].startsWith('/ipns/')) {
+      // IPNS records go through the name system (validated; kept where name resolve and the gateway look)
+      const mh = peer.toMultihash() as NameHash
+      try { await ipnsValidator(key, data) } catch (err) { throw new RpcError((err as Error).message) }
+      await deps.nameSystem.putRecord(mh, data, { network: online, signal })
+    } else if (deps.routing != null && online) {
       await deps.routing.putValue(key, data, { signal })
     } else {
       // offline with --allow-offline: kept in the datastore under the key's base32 form (Kubo's offline router)

@@ -1,0 +1,147 @@
+// name and pubsub commands over two online in-process nodes on loopback (dialled with libp2p directly):
+// publish on A and resolve on B through the DHT and through IPNS over pubsub; pubsub sub/pub with
+// Kubo's message fields; the persisted seqno check and pubsub reset; Pubsub.Router floodsub.
+import { expect } from 'chai'
+import type { Libp2p } from '@libp2p/interface'
+import { base64url } from 'multiformats/bases/base64'
+import { createTestNode, filesOf, type TestNode } from '../../helpers/node.js'
+import { rejects } from '../../helpers/assert.js'
+import { execute } from '../../../registry/execute.js'
+import { defaultConfig } from '../../../core/config/defaults.js'
+import { generateIdentity, identityOf } from '../../../core/repo/index.js'
+import { checkSeqno } from '../../../core/libp2p/pubsub.js'
+import { MemoryDatastore } from 'datastore-core/memory'
+
+const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
+
+async function onlineNode (extra: Record<string, unknown> = {}): Promise<TestNode> {
+  const config = defaultConfig(identityOf(await generateIdentity()))
+  ;(config.Addresses as Record<string, unknown>).Swarm = ['/ip4/127.0.0.1/tcp/0']
+  config.Bootstrap = []
+  config.Pubsub = { ...(config.Pubsub as object), Enabled: true, ...(extra.Pubsub as object ?? {}) }
+  config.Ipns = { ...(config.Ipns as object), UsePubsub: true }
+  config.Routing = { ...(config.Routing as object), LoopbackAddressesOnLanDHT: true }
+  return await createTestNode({ online: true, config })
+}
+
+const libp2pOf = (n: TestNode): Libp2p => n.container.cradle.libp2p as Libp2p
+
+async function waitFor<T> (fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms
+  for (;;) {
+    try {
+      const v = await fn()
+      if (v !== undefined && v !== false) return v
+    } catch {}
+    if (Date.now() > end) throw new Error('timed out')
+    await sleep(100)
+  }
+}
+
+/** `pubsub sub` as the RPC runs it: values as they come, until stopped. */
+async function sub (node: TestNode, topic: string): Promise<{ values: any[], stop: () => void }> {
+  const controller = new AbortController()
+  const prepared = node.registry.prepare(['pubsub', 'sub'], { args: [base64url.encode(Buffer.from(topic))] })
+  const outcome = await execute(prepared, node.container, { signal: controller.signal })
+  if (outcome.kind !== 'ndjson') throw new Error('not a stream')
+  const values: any[] = []
+  void (async () => { for await (const v of outcome.items) values.push(v) })()
+  return { values, stop: () => { controller.abort() } }
+}
+
+describe('name and pubsub between two online nodes', function () {
+  this.timeout(120_000)
+  let a: TestNode
+  let b: TestNode
+
+  before(async () => {
+    a = await onlineNode()
+    b = await onlineNode()
+    await libp2pOf(b).dial(libp2pOf(a).getMultiaddrs()[0])
+    // the LAN DHT tables take the peer once identify ran
+    await waitFor(() => {
+      const services = libp2pOf(b).services as Record<string, { routingTable?: { size: number } }>
+      return Object.values(services).some(s => (s.routingTable?.size ?? 0) > 0)
+    })
+  })
+  after(async () => {
+    await a?.stop()
+    await b?.stop()
+  })
+
+  it('pubsub: B gets A\'s messages once and in order, with Kubo\'s multibase fields', async () => {
+    const topic = 'tsipfs-test'
+    const s = await sub(b, topic)
+    const own = await sub(a, topic)
+    try {
+      await waitFor(async () => ((await a.invoke('pubsub/peers', { args: [base64url.encode(Buffer.from(topic))] })).Strings as string[]).includes(libp2pOf(b).peerId.toString()))
+      expect((await b.invoke('pubsub/ls', {})).Strings).to.include(base64url.encode(Buffer.from(topic)))
+      for (let i = 0; i < 10; i++) await a.invoke('pubsub/pub', { args: [base64url.encode(Buffer.from(topic))], files: filesOf({ content: `m${i}` }) })
+      await waitFor(() => s.values.length >= 10)
+      await sleep(300)
+      expect(s.values.map(v => Buffer.from(base64url.decode(v.data)).toString())).to.deep.equal(Array.from({ length: 10 }, (_, i) => `m${i}`))
+      expect(s.values[0].from).to.equal(libp2pOf(a).peerId.toString())
+      expect(s.values[0].topicIDs).to.deep.equal([base64url.encode(Buffer.from(topic))])
+      expect(s.values[0].seqno).to.match(/^u[A-Za-z0-9_-]{11}$/)
+      // a node gets its own messages too, as go-libp2p-pubsub delivers them
+      expect(own.values.length).to.equal(10)
+    } finally {
+      s.stop()
+      own.stop()
+    }
+    await rejects(b.invoke('pubsub/pub', { args: [topic], files: filesOf({ content: 'x' }) }), /^URL arg must be multibase encoded: /)
+    await rejects(b.invoke('pubsub/pub', { args: ['m' + Buffer.from(topic).toString('base64')], files: filesOf({ content: 'x' }) }), 'URL arg must be base64url encoded')
+  })
+
+  it('pubsub reset: B has kept A\'s highest seqno in its datastore', async () => {
+    const id = libp2pOf(a).peerId.toString()
+    expect(await b.invoke('pubsub/reset', { options: { peer: id } })).to.deep.equal({ deleted: 1 })
+    expect(await b.invoke('pubsub/reset', { options: { peer: id } })).to.deep.equal({ deleted: 0 })
+  })
+
+  it('IPNS by DHT: A publishes, B resolves; a newer value replaces it', async () => {
+    const cid1 = (await a.invoke('add', { files: filesOf({ path: 'x', content: 'one' }) }))[0].Hash
+    const cid2 = (await a.invoke('add', { files: filesOf({ path: 'y', content: 'two' }) }))[0].Hash
+    await a.invoke('key/gen', { args: ['dht'] })
+    const { Name } = await a.invoke('name/publish', { args: [cid1], options: { key: 'dht', ttl: '1s' } })
+    expect((await b.invoke('name/resolve', { args: [Name], options: { nocache: true } })).Path).to.equal(`/ipfs/${cid1}`)
+    await a.invoke('name/publish', { args: [cid2], options: { key: 'dht', ttl: '1s' } })
+    await waitFor(async () => (await b.invoke('name/resolve', { args: [Name], options: { nocache: true } })).Path === `/ipfs/${cid2}`)
+    // name get on B returns A's latest record
+    const raw = Buffer.from(await b.invoke('name/get', { args: [Name] }))
+    expect((await b.invoke('name/inspect', { files: filesOf({ content: raw }) })).Entry.Value).to.equal(`/ipfs/${cid2}`)
+  })
+
+  it('IPNS over pubsub: B subscribes by resolving, and follows A\'s updates', async () => {
+    const cid1 = (await a.invoke('add', { files: filesOf({ path: 'p', content: 'ps one' }) }))[0].Hash
+    const cid2 = (await a.invoke('add', { files: filesOf({ path: 'q', content: 'ps two' }) }))[0].Hash
+    await a.invoke('key/gen', { args: ['ps'] })
+    const { Name } = await a.invoke('name/publish', { args: [cid1], options: { key: 'ps', ttl: '1s' } })
+    expect((await b.invoke('name/resolve', { args: [Name], options: { nocache: true } })).Path).to.equal(`/ipfs/${cid1}`)
+    expect((await b.invoke('name/pubsub/subs', {})).Strings).to.include(`/ipns/${Name as string}`)
+    expect(await b.invoke('name/pubsub/state', {})).to.deep.equal({ Enabled: true })
+    const topics = (await b.invoke('pubsub/ls', {})).Strings as string[]
+    expect(topics.some(t => Buffer.from(base64url.decode(t)).toString('latin1').startsWith('/record/'))).to.equal(true)
+    await a.invoke('name/publish', { args: [cid2], options: { key: 'ps', ttl: '1s' } })
+    // the record arrives by pubsub: B's local view (offline: no DHT lookup) has it
+    await waitFor(async () => (await b.invoke('name/resolve', { args: [Name], options: { nocache: true, offline: true } })).Path === `/ipfs/${cid2}`)
+    expect(await b.invoke('name/pubsub/cancel', { args: [Name] })).to.deep.equal({ Canceled: true })
+    expect(await b.invoke('name/pubsub/cancel', { args: [Name] })).to.deep.equal({ Canceled: false })
+  })
+})
+
+describe('pubsub seqno validation (Kubo\'s BasicSeqnoValidator)', () => {
+  it('accepts increasing seqnos per author, ignores repeats and older ones, keeps the highest in the datastore', async () => {
+    const ds = new MemoryDatastore()
+    const locks = new Map()
+    const id = identityOf(await generateIdentity()).PeerID
+    const from = { toString: () => id }
+    const msg = (n: bigint): any => ({ type: 'signed', from, sequenceNumber: n })
+    expect(await checkSeqno(ds, msg(5n), locks)).to.equal('accept')
+    expect(await checkSeqno(ds, msg(5n), locks)).to.equal('ignore')
+    expect(await checkSeqno(ds, msg(4n), locks)).to.equal('ignore')
+    expect(await checkSeqno(ds, msg(6n), locks)).to.equal('accept')
+    expect(Buffer.from(await ds.get(new (await import('interface-datastore')).Key(`/pubsub/seqno/${id}`))).readBigUInt64BE(0)).to.equal(6n)
+    expect(await checkSeqno(ds, { type: 'unsigned' }, locks)).to.equal('accept')
+  })
+})
