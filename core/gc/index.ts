@@ -16,6 +16,7 @@ import { linksOf } from '../pins/walk.js'
 import { FlatfsBlockstore, isIdentity, NodeBlockstore, isNotFound, offlineNotFound, type BlockSource } from '../blockstore/index.js'
 import { validateMultihash } from '../hashes.js'
 import type { RwLock } from '../util/rwlock.js'
+import { Pacer } from '../util/pace.js'
 
 export { createGcRoots, type GcRoots, type RootsProvider } from './roots.js'
 
@@ -162,7 +163,10 @@ export async function * runGc (init: GcInit): AsyncGenerator<GcEvent> {
     }
     const pending: GcEvent[] = []
     let errors = false
+    // marking a big pinset over cached blocks is CPU-bound: let other requests run, stop when cancelled
+    const pacer = new Pacer(signal)
     const linkGetter = (bestEffort: boolean) => async (c: CID): Promise<CID[]> => {
+      await pacer.tick()
       validateMultihash(c.multihash) // verifcid: fails the whole group of roots, as Kubo's Descendants
       if (c.code === RAW) return []
       try {

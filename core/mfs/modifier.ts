@@ -7,6 +7,7 @@ import type { Chunker } from '../unixfs/chunker/index.js'
 import { fixedSize } from '../unixfs/chunker/index.js'
 import type { BlockIO } from './blocks.js'
 import { MfsError } from './errors.js'
+import { Pacer } from '../util/pace.js'
 import {
   DataType, PbNode, V0_PREFIX, decodeUnixfsData, encodeFsData, fileSizeOf, linkTo, mtimeOf, newFs, permsOf, prefixOf, rawNode,
   type DagNode, type Link, type Prefix, type UnixfsData
@@ -72,9 +73,11 @@ class Builder {
   private readonly it: AsyncIterator<Uint8Array>
   private next?: Uint8Array
   private ended = false
+  private readonly pacer: Pacer
 
-  constructor (readonly io: BlockIO, chunks: AsyncIterable<Uint8Array>, readonly prefix: Prefix, readonly rawLeaves: boolean, readonly maxLinks: number) {
+  constructor (readonly io: BlockIO, chunks: AsyncIterable<Uint8Array>, readonly prefix: Prefix, readonly rawLeaves: boolean, readonly maxLinks: number, signal?: AbortSignal) {
     this.it = chunks[Symbol.asyncIterator]()
+    this.pacer = new Pacer(signal)
   }
 
   async done (): Promise<boolean> {
@@ -87,6 +90,8 @@ class Builder {
   }
 
   private async take (): Promise<Uint8Array> {
+    // a sparse gap of many GiB is millions of leaves: let other requests run, stop when the request ends
+    await this.pacer.tick()
     if (await this.done()) throw new Error('no more chunks')
     const c = this.next as Uint8Array
     this.next = undefined
@@ -346,7 +351,7 @@ export class DagModifier {
       base = new PbNode(this.prefix, encodeFsData(fs), [linkTo('', nd)])
       rawLeaves = true
     }
-    const db = new Builder(this.io, chunks, this.prefix, rawLeaves, this.maxLinks)
+    const db = new Builder(this.io, chunks, this.prefix, rawLeaves, this.maxLinks, this.signal)
     try {
       return await trickleAppend(base, db)
     } finally {

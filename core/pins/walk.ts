@@ -6,6 +6,7 @@ import * as dagJson from '@ipld/dag-json'
 import type { Blockstore } from 'interface-blockstore'
 import type { AbortOptions } from '@libp2p/interface'
 import { getBlock } from '../blockstore/index.js'
+import { Pacer } from '../util/pace.js'
 
 export const DAG_PB = 0x70
 export const DAG_CBOR = 0x71
@@ -79,8 +80,10 @@ export async function walkDag (blockstore: Blockstore, root: CID, options: WalkO
   const queue: CID[] = []
   if (options.skipRoot === true || visit(root)) queue.push(root)
 
+  // a walk over cached blocks is CPU-bound: let other requests run, stop when cancelled
+  const pacer = new Pacer(options.signal)
   const load = async (cid: CID): Promise<CID[]> => {
-    options.signal?.throwIfAborted()
+    await pacer.tick()
     if (!hasLinks(cid)) {
       // a leaf: presence is enough (get fails with the store's not-found text)
       if (!await blockstore.has(cid, options)) await getBlock(blockstore, cid, options)

@@ -4,6 +4,7 @@ import { murmur364 } from '@multiformats/murmur3'
 import type { PBLink } from '@ipld/dag-pb'
 import type { CID } from 'multiformats/cid'
 import { RpcError } from '../errors.js'
+import { Pacer } from '../util/pace.js'
 import {
   DataType, DAG_PB, HAMT_HASH_MURMUR3, encodeNode, unixfsSize, dataFieldSize, linkSerializedSize,
   type CidBuilder, type UnixTime
@@ -33,6 +34,8 @@ export interface DirOptions {
   /** Import.UnixFSHAMTDirectorySizeThreshold (0 disables sharding) */
   threshold: number
   estimation: SizeEstimation
+  /** the request's cancellation: long builds yield and stop with it */
+  signal?: AbortSignal
 }
 
 /** UnixFS 1.5 metadata for a directory (on the HAMT root only when sharded). */
@@ -123,11 +126,18 @@ export async function buildHamt (entries: DirEntry[], attrs: DirAttrs | undefine
   const bits = Math.log2(fanout)
   if (!Number.isInteger(bits) || fanout % 8 !== 0) throw new RpcError(`HAMT fanout must be a positive power of 2 and multiple of 8: ${fanout}`)
   const padLen = (fanout - 1).toString(16).length
-  const hashed: Hashed[] = entries.map(e => ({ e, h: hamtHash(e.nameBytes) }))
+  // a directory of millions of entries is seconds of CPU: let other requests run, stop when cancelled
+  const pacer = new Pacer(o.signal)
+  const hashed: Hashed[] = []
+  for (const e of entries) {
+    hashed.push({ e, h: hamtHash(e.nameBytes) })
+    if ((hashed.length & 1023) === 0) await pacer.tick()
+  }
   const order: DirEntry[] = []
 
   const shard = async (items: Hashed[], consumed: number, root: boolean): Promise<{ cid: CID, size: number }> => {
     if (consumed + bits > 64) throw new RpcError('sharded directory too deep')
+    await pacer.tick()
     const buckets = new Map<number, Hashed[]>()
     for (const it of items) {
       const idx = bitsAt(it.h, consumed, bits)

@@ -5,6 +5,7 @@ import type { CID } from 'multiformats/cid'
 import { RpcError } from '../errors.js'
 import { BLOCK_SIZE_LIMIT } from './chunker/index.js'
 import { DataType, RAW, DAG_PB, encodeDataBlock, encodeNode, type CidBuilder, type UnixTime } from './pb.js'
+import { Pacer } from '../util/pace.js'
 
 /** A finished node of the file DAG. */
 export interface FileNode {
@@ -37,15 +38,18 @@ class Chunks {
   private readonly it: AsyncIterator<Uint8Array>
   private nextChunk: Uint8Array | undefined
   private ended = false
+  /** a big input cut into many small chunks is CPU-bound: let other requests run, stop when cancelled */
+  private readonly pacer: Pacer
   constructor (source: AsyncIterable<Uint8Array>, private readonly signal?: AbortSignal) {
     this.it = source[Symbol.asyncIterator]()
+    this.pacer = new Pacer(signal)
   }
 
   /** true when no chunk is left */
   async done (): Promise<boolean> {
     if (this.nextChunk != null) return false
     if (this.ended) return true
-    this.signal?.throwIfAborted()
+    await this.pacer.tick()
     const r = await this.it.next()
     if (r.done === true) { this.ended = true; return true }
     this.nextChunk = r.value

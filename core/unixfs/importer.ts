@@ -142,7 +142,8 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
     maxLinks: settings.maxDirectoryLinks,
     fanout: settings.hamtFanout,
     threshold: settings.hamtThreshold,
-    estimation: settings.hamtEstimation
+    estimation: settings.hamtEstimation,
+    signal
   }
   let chunker: Chunker | undefined
 
