@@ -20,6 +20,18 @@ const NAV = [
   ['settings', 'Settings']
 ] as const
 
+// row menus (<details class="menu">): one open at a time, closed by a click elsewhere or Escape
+document.addEventListener('click', (e) => {
+  for (const d of document.querySelectorAll<HTMLDetailsElement>('details.menu[open]')) {
+    if (!d.contains(e.target as Node)) d.open = false
+  }
+})
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape') return
+  const d = (e.target as Element | null)?.closest?.('details.menu[open]') as HTMLDetailsElement | null
+  if (d != null) { d.open = false; d.querySelector('summary')?.focus() }
+})
+
 function useHash (): string {
   const [hash, setHash] = useState(location.hash)
   useEffect(() => {

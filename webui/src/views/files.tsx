@@ -125,15 +125,20 @@ async function inspectPrompt (): Promise<void> {
   if (a != null && a.cid.trim() !== '') location.hash = '#/inspect/' + a.cid.trim().replace(/^\/ipfs\//, '')
 }
 
-export async function download (cid: string, name: string, dir: boolean): Promise<void> {
-  const blob = dir ? await bytes('get', { arg: `/ipfs/${cid}`, archive: true }) : await bytes('cat', { arg: `/ipfs/${cid}` })
+/** A file streams from the gateway straight to disk (?download=true); a folder comes as a tar from `get`. */
+export async function download (cid: string, name: string, dir: boolean, gw?: string): Promise<void> {
   const a = document.createElement('a')
-  a.href = URL.createObjectURL(blob)
-  a.download = dir ? `${name}.tar` : name
+  if (!dir && gw != null) {
+    a.href = `${gw}/ipfs/${cid}?filename=${encodeURIComponent(name)}&download=true`
+  } else {
+    const blob = dir ? await bytes('get', { arg: `/ipfs/${cid}`, archive: true }) : await bytes('cat', { arg: `/ipfs/${cid}` })
+    a.href = URL.createObjectURL(blob)
+    a.download = dir ? `${name}.tar` : name
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000)
+  }
   document.body.append(a)
   a.click()
   a.remove()
-  setTimeout(() => URL.revokeObjectURL(a.href), 10_000)
 }
 
 function Row ({ e, dir, pinned, gw, reload }: { e: Entry, dir: string, pinned: boolean, gw?: string, reload: () => void }): JSX.Element {
@@ -180,7 +185,7 @@ function Row ({ e, dir, pinned, gw, reload }: { e: Entry, dir: string, pinned: b
           <summary aria-label={`Actions for ${e.Name}`}>⋯</summary>
           <div class='menu-list' role='group' aria-label={`Actions for ${e.Name}`}>
             {!isDir && <button type='button' onClick={run(preview)}>Preview</button>}
-            <button type='button' onClick={run(async () => { await act('Download', async () => await download(e.Hash, e.Name, isDir)) })}>Download</button>
+            <button type='button' onClick={run(async () => { await act('Download', async () => await download(e.Hash, e.Name, isDir, gw)) })}>Download</button>
             <button type='button' onClick={run(rename)}>Rename</button>
             <button type='button' onClick={run(move)}>Move</button>
             <button type='button' onClick={run(async () => { location.hash = '#/inspect/' + e.Hash })}>Inspect</button>

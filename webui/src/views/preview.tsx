@@ -38,7 +38,7 @@ export function Preview ({ cid, name, size, gw }: { cid: string, name: string, s
             : text.data.binary
               ? <p class='note'>Binary file: no preview.</p>
               : <pre class='text-preview' tabIndex={0}>{text.data.text}{size > LIMIT ? '\n…' : ''}</pre>}
-      <p><button type='button' onClick={() => { void download(cid, name, false) }}>Download</button>
+      <p><button type='button' onClick={() => { void download(cid, name, false, gw) }}>Download</button>
         {gw != null && <> <a href={`${gw}/ipfs/${cid}?filename=${encodeURIComponent(name)}`} target='_blank' rel='noopener noreferrer'>Open on the gateway</a></>}</p>
     </div>
   )
