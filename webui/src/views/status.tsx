@@ -67,7 +67,7 @@ function RepoBar ({ size, max, objects }: { size: number, max: number, objects: 
       <div class='meter' role='meter' aria-label='Repository size against Datastore.StorageMax' aria-valuemin={0} aria-valuemax={max} aria-valuenow={size} aria-valuetext={`${pct.toFixed(1)}%`}>
         <div style={{ width: `${Math.max(pct, 0.5)}%` }} />
       </div>
-      <p class='muted'>{pct.toFixed(pct < 1 ? 2 : 1)}% of <code>Datastore.StorageMax</code> · {objects} objects</p>
+      <p class='muted'>{pct.toFixed(pct < 1 ? 2 : 1)}% of <code>Datastore.StorageMax</code> · {objects} {objects === 1 ? 'object' : 'objects'}</p>
     </div>
   )
 }
