@@ -14,6 +14,11 @@ interface Peer {
 }
 interface Bw { TotalIn: number, TotalOut: number, RateIn: number, RateOut: number }
 
+function checkStrings (r: { Strings?: string[] | null } | undefined): void {
+  const bad = (r?.Strings ?? []).find(l => / failure: /.test(l))
+  if (bad != null) throw new Error(bad.replace(/^.* failure: /, ''))
+}
+
 const DIRECTIONS: Record<number, string> = { 0: 'unknown', 1: 'inbound', 2: 'outbound' }
 const MAX_BW_PEERS = 30
 
@@ -32,10 +37,11 @@ export function PeersView (): JSX.Element {
     e.preventDefault()
     const a = addr.trim()
     if (a === '') return
-    if (await act('Connect', async () => await call('swarm/connect', { arg: a }), `Connected to ${short(a.split('/').pop() ?? a)}`)) { setAddr(''); peers.reload() }
+    if (await act('Connect', async () => checkStrings(await call('swarm/connect', { arg: a })), `Connected to ${short(a.split('/').pop() ?? a)}`)) { setAddr(''); peers.reload() }
   }
+  // `/p2p/<id>` closes every connection to the peer; the answer lists "... failure: <why>" lines on errors
   const disconnect = async (p: Peer): Promise<void> => {
-    if (await act('Disconnect', async () => await call('swarm/disconnect', { arg: `${p.Addr}/p2p/${p.Peer}` }), `Disconnected ${short(p.Peer)}`)) peers.reload()
+    if (await act('Disconnect', async () => checkStrings(await call('swarm/disconnect', { arg: `/p2p/${p.Peer}` })), `Disconnected ${short(p.Peer)}`)) peers.reload()
   }
   const missing = peers.error instanceof ApiError && peers.error.notFound
   const offline = peers.error != null && /offline|online mode/i.test(errorText(peers.error))
