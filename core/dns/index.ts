@@ -73,8 +73,11 @@ function dohTxt (url: string): TxtLookup {
   }
 }
 
-/** `"a" "b"` → `ab`; text without quotes is returned as is. */
-export function unquoteTxt (data: string): string {
+/** A TXT answer's text: `"a" "b"` → `ab` (text without quotes as is; character strings as dns-packet gives them, joined). */
+export function unquoteTxt (data: unknown): string {
+  if (Array.isArray(data)) return data.map(d => typeof d === 'string' ? d : Buffer.from(d as Uint8Array).toString('utf8')).join('')
+  if (data instanceof Uint8Array) return Buffer.from(data).toString('utf8')
+  if (typeof data !== 'string') return ''
   const parts = data.match(/"((?:[^"\\]|\\.)*)"/g)
   if (parts == null) return data
   return parts.map(p => p.slice(1, -1).replace(/\\(.)/g, '$1')).join('')

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// Names and pubsub, tsipfs beside Kubo (outside CI: it starts 2 × N daemons).
+// Usage: node scripts/bench-names.js [--nodes 5] [--resolves 10] [--messages 500] [--kinds tsipfs,kubo]
+// For each kind, with the multi-node harness on loopback:
+// - a private DHT of N daemons (each connected to node 0 and one earlier node); node 0 publishes a name
+//   (ttl 1m), the last node (not connected to node 0) resolves it: `name resolve --nocache` (uncached: a DHT
+//   lookup each time) and `name resolve` (cached) — median and p90 wall time of `resolves` calls;
+// - pubsub between two of them: one `pubsub sub` held open, the other publishes `messages` messages one
+//   after another (each `pubsub pub` call waits for the previous one); messages/s from the first publish
+//   to the last arrival, and the p50/p99 latency of each message (publish call start → arrival).
+// Prints a table side by side (.cache/bench-results/names.md).
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const argv = process.argv.slice(2)
+const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : dflt }
+const N = Number(opt('--nodes', '5'))
+const RESOLVES = Number(opt('--resolves', '10'))
+const MESSAGES = Number(opt('--messages', '500'))
+const kinds = opt('--kinds', 'tsipfs,kubo').split(',')
+const { Cluster, waitFor } = await import(path.join(root, 'dist', 'test', 'helpers', 'cluster.js'))
+
+const log = (m) => { process.stderr.write(`[bench-names ${new Date().toTimeString().slice(0, 8)}] ${m}\n`) }
+const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * (s.length - 1)))] }
+const b64u = (s) => 'u' + Buffer.from(s).toString('base64url')
+const CONFIG = { 'Pubsub.Enabled': true }
+
+async function timed (fn) { const t = performance.now(); await fn(); return performance.now() - t }
+
+async function bench (kind) {
+  const cluster = new Cluster({ label: `bench-names-${kind}` })
+  try {
+    const nodes = []
+    for (let i = 0; i < N; i++) {
+      const n = await cluster[kind]({ name: `${kind}${i}`, config: CONFIG })
+      for (const to of new Set([nodes[0], nodes[nodes.length - 1]].filter(Boolean))) await n.call('swarm/connect', [to.addr()])
+      nodes.push(n)
+    }
+    log(`${kind}: ${N} nodes up; settling 5 s`)
+    await new Promise(resolve => setTimeout(resolve, 5000))
+    const [a] = nodes
+    const z = nodes[nodes.length - 1]
+    const cid = await a.add(`bench ${Date.now()}`)
+    const { Name } = await a.call('name/publish', [cid], { ttl: '1m' })
+    await waitFor(async () => { try { return (await z.call('name/resolve', [Name], { nocache: true })).Path === `/ipfs/${cid}` } catch { return false } }, { timeout: 60_000, what: 'first resolve' })
+    const uncached = []
+    const cached = []
+    for (let i = 0; i < RESOLVES; i++) uncached.push(await timed(async () => { await z.call('name/resolve', [Name], { nocache: true }) }))
+    for (let i = 0; i < RESOLVES; i++) cached.push(await timed(async () => { await z.call('name/resolve', [Name]) }))
+    log(`${kind}: resolve uncached p50 ${q(uncached, 0.5).toFixed(1)} ms, cached p50 ${q(cached, 0.5).toFixed(1)} ms`)
+
+    // pubsub: a → b (directly connected)
+    const b = nodes[1]
+    const topic = `bench-${Date.now()}`
+    const controller = new AbortController()
+    const res = await fetch(`${b.api}/api/v0/pubsub/sub?arg=${b64u(topic)}`, { method: 'POST', signal: controller.signal })
+    const arrivals = new Map()
+    const reading = (async () => {
+      let buf = ''
+      try {
+        for await (const chunk of res.body) {
+          buf += Buffer.from(chunk).toString()
+          let i
+          while ((i = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, i); buf = buf.slice(i + 1)
+            if (line.trim() === '') continue
+            const m = JSON.parse(line)
+            arrivals.set(Buffer.from(m.data.slice(1), 'base64url').toString(), performance.now())
+          }
+        }
+      } catch {}
+    })()
+    await waitFor(async () => ((await a.call('pubsub/peers', [b64u(topic)])).Strings ?? []).includes(b.id), { timeout: 30_000, what: 'mesh' })
+    const sent = new Map()
+    const t0 = performance.now()
+    for (let i = 0; i < MESSAGES; i++) {
+      sent.set(`m${i}`, performance.now())
+      await a.call('pubsub/pub', [b64u(topic)], {}, Buffer.from(`m${i}`))
+    }
+    await waitFor(() => arrivals.size >= MESSAGES, { timeout: 60_000, interval: 50, what: 'all messages' }).catch(() => {})
+    const last = Math.max(...arrivals.values())
+    controller.abort()
+    await reading
+    const lat = [...sent].filter(([k]) => arrivals.has(k)).map(([k, t]) => arrivals.get(k) - t)
+    const out = {
+      kind,
+      resolveUncachedP50: q(uncached, 0.5),
+      resolveUncachedP90: q(uncached, 0.9),
+      resolveCachedP50: q(cached, 0.5),
+      resolveCachedP90: q(cached, 0.9),
+      delivered: arrivals.size,
+      msgsPerSec: arrivals.size / ((last - t0) / 1000),
+      latP50: q(lat, 0.5),
+      latP99: q(lat, 0.99)
+    }
+    log(`${kind}: ${JSON.stringify(out)}`)
+    return out
+  } finally {
+    await cluster.stop()
+  }
+}
+
+const results = []
+for (const kind of kinds) results.push(await bench(kind))
+const f = (x) => x.toFixed(1)
+const rows = [
+  ['name resolve, uncached (DHT), p50 / p90 ms', r => `${f(r.resolveUncachedP50)} / ${f(r.resolveUncachedP90)}`],
+  ['name resolve, cached, p50 / p90 ms', r => `${f(r.resolveCachedP50)} / ${f(r.resolveCachedP90)}`],
+  [`pubsub, ${MESSAGES} messages: delivered`, r => String(r.delivered)],
+  ['pubsub messages/s (sequential pub calls)', r => f(r.msgsPerSec)],
+  ['pubsub latency p50 / p99 ms', r => `${f(r.latP50)} / ${f(r.latP99)}`]
+]
+let md = `| ${N}-node private DHT, loopback | ${results.map(r => r.kind).join(' | ')} |\n| --- |${results.map(() => ' --- |').join('')}\n`
+for (const [label, fn] of rows) md += `| ${label} | ${results.map(fn).join(' | ')} |\n`
+mkdirSync(path.join(root, '.cache', 'bench-results'), { recursive: true })
+writeFileSync(path.join(root, '.cache', 'bench-results', 'names.md'), md)
+process.stdout.write(md)
+process.exit(0)
