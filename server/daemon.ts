@@ -13,7 +13,7 @@ import { createOfflineScope } from '../core/container.js'
 import { startPeriodicGc, type PeriodicGc } from '../core/gc/periodic.js'
 import { createRpcApp } from './app.js'
 import { withWebui } from './webui.js'
-import { attachProxySupport, createGatewayApp } from './gateway/index.js'
+import { attachProxySupport, createGatewayApp, GO_MAX_HEADER_BYTES } from './gateway/index.js'
 import { gatewaySettings } from './gateway/config.js'
 
 export interface DaemonMessage { Message: string }
@@ -131,9 +131,9 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
       const handler = gateway != null && shared.has(addr)
         ? (req: http.IncomingMessage, res: http.ServerResponse) => { void (isApiPath(req.url) ? rpc(req, res) : gateway(req, res)) }
         : rpc
-      const server = http.createServer({ keepAlive: true, requestTimeout: 0 }, handler)
+      const server = http.createServer({ keepAlive: true, requestTimeout: 0, maxHeaderSize: GO_MAX_HEADER_BYTES }, handler)
       server.headersTimeout = 0
-      if (handler !== rpc) attachProxySupport(server)
+      attachProxySupport(server)
       const bound = await listen(server, addr)
       const a = server.address()
       if (a != null && typeof a !== 'string') port = a.port
@@ -146,7 +146,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     if (gateway != null) {
       for (const addr of gatewayAddrs) {
         if (shared.has(addr)) continue
-        const server = http.createServer({ keepAlive: true }, gateway)
+        const server = http.createServer({ keepAlive: true, maxHeaderSize: GO_MAX_HEADER_BYTES }, gateway)
         attachProxySupport(server)
         gatewayBound.push(await listen(server, addr))
         servers.push(server)

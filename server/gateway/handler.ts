@@ -13,7 +13,7 @@ import { isMutable } from './context.js'
 import { GatewayError, isNotFound, messageOf, statusOf } from './errors.js'
 import { CAR, CBOR, DAG_CBOR, DAG_JSON, etagFor, IPNS_RECORD, JSON_TYPE, RAW, responseFormat, TAR, TYPE_TO_FORMAT } from './format.js'
 import { addCacheHeaders, contentCacheControl, dagIndexEtag, dirListingEtag, listingCacheControl } from './headers.js'
-import { etagMatch, parseHttpDate, pathEscape, rawHeader } from './http.js'
+import { debugStr, etagMatch, INVALID_HEADER_CHAR, parseHttpDate, pathEscape, rawHeader } from './http.js'
 import { LIBP2P_KEY, parseIpnsName, resolveMutable, type IpnsDeps } from './ipns.js'
 import { matchRule, MAX_REDIRECTS_FILE_SIZE, parseRedirects } from './redirects.js'
 import { escapePath, parseContentPath, resolveIpfsPath, type ContentPath, type ResolvedPath } from './resolve.js'
@@ -182,7 +182,7 @@ async function applyRedirects (r: GatewayRequest, rq: RequestData): Promise<'han
 async function resolveContent (r: GatewayRequest, rq: RequestData): Promise<ResolvedPath | 'handled'> {
   const fail = (err: unknown): never => {
     if (err instanceof GatewayError && err.status !== 404 && err.status !== 500) throw err
-    throw new GatewayError(statusOf(err), `failed to resolve ${rq.contentPath.str}: ${messageOf(err)}`, { cause: err })
+    throw new GatewayError(statusOf(err), `failed to resolve ${debugStr(rq.contentPath.str)}: ${messageOf(err)}`, { cause: err })
   }
   try {
     return await resolveIpfsPath(r.blocks, rq.immutablePath)
@@ -275,7 +275,10 @@ export async function serveGatewayPath (r: GatewayRequest): Promise<void> {
 
   const fmt = responseFormat(r.query.get('format'), ctx.req.headers.accept != null ? [ctx.req.headers.accept] : [])
   const rq: RequestData = { contentPath, immutablePath: contentPath, format: fmt.type, formatParams: fmt.params }
-  ctx.set('X-Ipfs-Path', rawHeader(contentPath.str))
+  // Go writes control characters (a %00 in the path) into the header as they are; Node refuses them,
+  // so such a path goes without X-Ipfs-Path and the answer is otherwise Kubo's
+  const xIpfsPath = rawHeader(contentPath.str)
+  if (!INVALID_HEADER_CHAR.test(xIpfsPath)) ctx.set('X-Ipfs-Path', xIpfsPath)
 
   if (!deserializedAllowed(r) && !isTrustlessRequest(contentPath, rq.format)) {
     throw new GatewayError(406, 'only trustless requests are accepted on this gateway: https://specs.ipfs.tech/http-gateways/trustless-gateway/')
@@ -293,7 +296,7 @@ export async function serveGatewayPath (r: GatewayRequest): Promise<void> {
       rq.immutablePath = parseContentPath(m.path + (contentPath.trailingSlash && !m.path.endsWith('/') ? '/' : ''))
       rq.ttl = m.ttl
     } catch (err) {
-      throw new GatewayError(statusOf(err), `failed to resolve ${contentPath.str}: ${messageOf(err)}`, { cause: err })
+      throw new GatewayError(statusOf(err), `failed to resolve ${debugStr(contentPath.str)}: ${messageOf(err)}`, { cause: err })
     }
   }
 

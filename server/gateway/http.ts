@@ -125,6 +125,25 @@ export function contentDisposition (filename: string, disposition: 'inline' | 'a
 }
 
 /** A header value with its UTF-8 bytes sent as they are (Node writes header strings as latin1), as Go does. */
+/** Go's %+q without the quotes (boxo debugStr): ASCII only, Go's escapes. */
+export function debugStr (s: string): string {
+  let out = ''
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) as number
+    if (ch === '"' || ch === '\\') out += '\\' + ch
+    else if (cp >= 0x20 && cp < 0x7f) out += ch
+    else if (cp < 0x80) out += GO_ESCAPES[cp] ?? `\\x${cp.toString(16).padStart(2, '0')}`
+    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`
+    else out += `\\U${cp.toString(16).padStart(8, '0')}`
+  }
+  return out
+}
+const GO_ESCAPES: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 0x7f: '\\x7f' }
+
+/** characters Node refuses in a header value */
+// eslint-disable-next-line no-control-regex
+export const INVALID_HEADER_CHAR = /[^\t\x20-\x7e\x80-\xff]/
+
 export const rawHeader = (s: string): string => /[^\x00-\x7f]/.test(s) ? Buffer.from(s, 'utf8').toString('latin1') : s
 
 /** RFC 7231 IMF-fixdate, as Go's http.TimeFormat. */

@@ -23,6 +23,7 @@ import { sendError, sendNotFound, sendRedirect } from './respond.js'
 import { isRoutingPath, serveRouting } from './routing.js'
 import { createNodeRouter } from './routing-node.js'
 import { setOwn } from '../../core/util/own.js'
+import { debugStr } from './http.js'
 
 export { type DnslinkInit, type DnslinkLookup } from './dnslink.js'
 
@@ -73,14 +74,6 @@ function target (ctx: Context): { host: string, rawPath: string, rawQuery: strin
     rawPath: q >= 0 ? url.slice(0, q) : url,
     rawQuery: q >= 0 ? url.slice(q + 1) : ''
   }
-}
-
-/** Go's %+q without the quotes (boxo debugStr): ASCII with escapes. */
-function goQuoted (s: string): string {
-  return JSON.stringify(s).slice(1, -1).replace(/[^\x20-\x7e]/gu, c => {
-    const cp = c.codePointAt(0) as number
-    return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`
-  })
 }
 
 /** boxo's concurrent request limiter: the answer past Gateway.MaxConcurrentRequests. */
@@ -156,7 +149,7 @@ export function createGatewayApp (init: GatewayInit): Koa {
     // path resolution short)
     let servedPath = path
     const deadline = new AbortController()
-    const deadlineTimer = setTimeout(() => { deadline.abort(new GatewayError(504, `failed to resolve ${goQuoted(servedPath)}: context deadline exceeded`)) }, s.maxRequestDurationMs)
+    const deadlineTimer = setTimeout(() => { deadline.abort(new GatewayError(504, `failed to resolve ${debugStr(servedPath)}: context deadline exceeded`)) }, s.maxRequestDurationMs)
     deadlineTimer.unref()
     const gone = new AbortController()
     ctx.res.once('close', () => {
@@ -355,8 +348,12 @@ async function remember (ctx: Context, cache: ResponseCache, key: string, genera
  */
 export function attachProxySupport (server: http.Server): void {
   server.on('connect', (_req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+    // Go's net/http answers CONNECT through the handler (Kubo: an empty 200) and keeps reading requests
+    socket.write(`HTTP/1.1 200 OK\r\nDate: ${new Date().toUTCString()}\r\nContent-Length: 0\r\n\r\n`)
     if (head.length > 0) socket.unshift(head)
     server.emit('connection', socket)
   })
 }
+
+/** Go's http.DefaultMaxHeaderBytes (1 MiB) plus the 4096 bytes of slack its server reads beyond it. */
+export const GO_MAX_HEADER_BYTES = (1 << 20) + 4096
