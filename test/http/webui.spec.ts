@@ -279,9 +279,10 @@ describe('web UI (/webui)', function () {
   it('is usable at 360 px: no horizontal scrolling, navigation and actions reachable', async () => {
     const narrow = await openBrowser({ width: 360, height: 740 })
     try {
-      for (const [view, ready] of [['status', 'peer-id'], ['files', 'files-view']] as const) {
+      for (const [view, ready] of [['status', 'peer-id'], ['files', 'files-view'], ['pins', 'pins'], ['keys', 'keys'], ['settings', 'families'], ['peers', '']] as const) {
         await narrow.page.goto(`${d.url}/webui/#/${view}`)
-        await narrow.page.getByTestId(ready).waitFor()
+        if (ready !== '') await narrow.page.getByTestId(ready).waitFor()
+        else await narrow.page.getByRole('heading', { name: /Connected peers/ }).waitFor()
         const overflow = await narrow.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
         expect(overflow, `${view} overflows at 360 px`).to.be.at.most(0)
         await narrow.shot(`${view}-360px`)
