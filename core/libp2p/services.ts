@@ -82,7 +82,9 @@ export async function buildServices ({ settings: s, config, datastore, pubsub, i
     Object.assign(services, dhts)
   }
   if (usesDelegatedRouters(s.routingType) || s.routingType === 'custom') {
-    const urls = s.delegatedRouters.filter(u => /^https?:\/\//.test(u))
+    // Kubo's expanded endpoints carry their path (https://cid.contact/routing/v1/providers); the client
+    // takes the base URL and adds the paths itself
+    const urls = [...new Set(s.delegatedRouters.filter(u => /^https?:\/\//.test(u)).map(u => u.replace(/\/routing\/v1(\/.*)?$/, '').replace(/\/?$/, '/')))]
     if (urls.length > 0) {
       const { delegatedRoutingV1HttpApiClient } = await import('@helia/delegated-routing-v1-http-api-client')
       urls.forEach((url, i) => { services[`delegatedRouting${i}`] = delegatedRoutingV1HttpApiClient({ url }) })
