@@ -119,6 +119,12 @@ export class BandwidthMetrics implements Bandwidth {
       return peerPair
     }
     const p = proto
+    // bytes that came with the protocol negotiation (a peer's first message often does) wait in the
+    // stream's read buffer: they are received data too
+    const pending = (stream as { readBufferLength?: unknown }).readBufferLength
+    if (typeof pending === 'number' && pending > 0) {
+      this.total.in.add(pending); p.in.add(pending); pair()?.in.add(pending)
+    }
     // received bytes are counted where the muxer delivers them: a 'message' listener would switch
     // the stream to flowing mode and take data from a reader that attaches later
     const onData = stream.onData?.bind(stream)

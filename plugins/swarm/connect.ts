@@ -19,8 +19,11 @@ export const swarmConnect = defineCommand({
         if (info.addrs.length > 0) {
           for (const a of info.addrs) network.filters.vouch(a)
           await libp2p.peerStore.merge(info.id, { multiaddrs: info.addrs })
+          // the addresses given are tried (an open connection to the peer is reused)
+          await libp2p.dial(info.addrs.map(a => a.encapsulate(`/p2p/${info.id.toString()}`)), { signal })
+        } else {
+          await libp2p.dial(info.id, { signal })
         }
-        await libp2p.dial(info.id, { signal })
       } catch (err) {
         throw new RpcError(`${label} failure: ${(err as Error).message}`)
       }

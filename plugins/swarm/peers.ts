@@ -30,7 +30,8 @@ export const swarmPeers = defineCommand({
     for (const c of host.getConnections()) {
       const id = c.remotePeer
       const addr = c.remoteAddr.toString().replace(new RegExp(`/p2p/${id.toString()}$`), '')
-      const ci: ConnInfo = { Addr: addr, Peer: id.toString(), Identify: EMPTY_ID }
+      // Go's field order: Addr, Peer, Latency, Muxer, Direction, Streams, Identify
+      const ci = { Addr: addr, Peer: id.toString() } as ConnInfo
       if (v || options.latency === true) {
         const ns = net.latency(id.toString())
         ci.Latency = ns == null || ns === 0n ? 'n/a' : formatGoDuration(ns)
@@ -40,7 +41,7 @@ export const swarmPeers = defineCommand({
         const streams = c.streams.map(s => ({ Protocol: cleanAndTrim(s.protocol ?? '') })).sort((a, b) => cmp(a.Protocol, b.Protocol))
         if (streams.length > 0) ci.Streams = streams
       }
-      if (v || options.identify === true) ci.Identify = await printPeer(p => p.toString(), id, host)
+      ci.Identify = v || options.identify === true ? await printPeer(p => p.toString(), id, host) : EMPTY_ID
       peers.push(ci)
     }
     peers.sort((a, b) => cmp(a.Addr, b.Addr))
