@@ -8,7 +8,7 @@ import fc from 'fast-check'
 import { createTestNode } from '../helpers/node.js'
 import { initTestRepo, startDaemon, type Daemon } from '../helpers/daemon.js'
 import { createRpcApp } from '../../server/app.js'
-import { attachProxySupport, createGatewayApp } from '../../server/gateway/index.js'
+import { attachProxySupport, createGatewayApp, GO_MAX_HEADER_BYTES } from '../../server/gateway/index.js'
 import { healthy, seed, Hang, type FuzzContext, type Outcome, type Target } from './harness.js'
 
 /** The subdomain gateway the Host-header target aims at. */
@@ -23,7 +23,7 @@ export interface FuzzNode {
 
 async function listen (handler: http.RequestListener): Promise<{ server: http.Server, url: string }> {
   // as the daemon creates its servers (server/daemon.ts)
-  const server = http.createServer({ keepAlive: true, requestTimeout: 0 }, handler)
+  const server = http.createServer({ keepAlive: true, requestTimeout: 0, maxHeaderSize: GO_MAX_HEADER_BYTES }, handler)
   server.headersTimeout = 0
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }

@@ -182,6 +182,5 @@ export const gatewayNul = target({
     return o
   },
   runs: 10,
-  daemonRuns: 3,
-  awaiting: 'harden: %00 (and any control character) in a gateway path gives a 500 with Node\'s own error text (FINDINGS.md)'
+  daemonRuns: 3
 })

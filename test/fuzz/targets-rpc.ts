@@ -347,6 +347,5 @@ export const queryBig = target({
     return o
   },
   runs: 4,
-  daemonRuns: 4,
-  awaiting: 'harden: request heads capped at 16 KiB (FINDINGS.md: 431 or reset where Kubo reads 1 MiB)'
+  daemonRuns: 4
 })
