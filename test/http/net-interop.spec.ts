@@ -85,6 +85,45 @@ describe('net: interop with Kubo and Helia (loopback)', function () {
     })
   })
 
+  describe('tsipfs dials', () => {
+    /** the address `a` lists for its connection to `b` */
+    const connAddr = async (a: Peer, b: Peer): Promise<string> =>
+      ((await a.call('swarm/peers')).Peers as Array<{ Peer: string, Addr: string }>).find(p => p.Peer === b.id)?.Addr ?? ''
+
+    it('Kubo over TCP and over QUIC, and Kubo dials tsipfs over QUIC (fresh Kubo nodes)', async () => {
+      const k1 = await c.kubo({ name: 'kubo-tcp' })
+      await c.connect(t, k1, 'tcp')
+      expect(await connAddr(t, k1)).to.match(/\/tcp\/\d+$/)
+      const k2 = await c.kubo({ name: 'kubo-quic' })
+      await c.connect(t, k2, 'quic')
+      expect(await connAddr(t, k2)).to.match(/\/udp\/\d+\/quic-v1$/)
+      expect(await connAddr(k2, t)).to.match(/\/udp\/\d+\/quic-v1$/)
+      const data = randomBytes(300 * 1024)
+      expect(Buffer.compare(await t.cat(await k2.add(data)), data)).to.equal(0)
+      const k3 = await c.kubo({ name: 'kubo-dials-quic' })
+      await c.connect(k3, t, 'quic')
+      expect(await connAddr(t, k3)).to.match(/\/udp\/\d+\/quic-v1$/)
+      expect(Buffer.compare(await k3.cat(await t.add(data)), data)).to.equal(0)
+      expect(await waitFor(async () => await t.agentOf(k3.id), { what: 'identify over QUIC' })).to.match(KUBO_AGENT)
+      await Promise.all([k1.stop(), k2.stop(), k3.stop()])
+    })
+
+    it('pings Kubo and Helia', async () => {
+      await c.connect(t, h)
+      for (const p of [k, h]) {
+        const lines = await t.call('ping', [p.id], { count: 3 }) as Array<{ Success: boolean, Time: number, Text: string }>
+        expect(pongs(lines)).to.have.length(3)
+        expect(lines[lines.length - 1].Text).to.match(/^Average latency: /)
+      }
+    })
+
+    it('Helia, which then fetches from tsipfs', async () => {
+      await c.connect(t, h)
+      const data = randomBytes(200 * 1024)
+      expect(Buffer.compare(await h.cat(await t.add(data)), data)).to.equal(0)
+    })
+  })
+
   describe('Helia', () => {
     it('dials tsipfs, and identify gives each side the other\'s AgentVersion', async () => {
       await c.connect(h, t, 'tcp')
