@@ -53,6 +53,16 @@ export const statsBw = defineCommand({
       if (signal.aborted) return
     }
   },
+  // Kubo's PostRun: one block without --poll; with it a header, then one line rewritten in place (\r)
+  async cliRender (outcome, { options }, io) {
+    if (outcome.kind !== 'ndjson') return
+    if (options.poll === true) io.stdout.write('Total Up    Total Down  Rate Up     Rate Down\n')
+    for await (const item of outcome.items) {
+      const bs = item as BandwidthStats
+      if (options.poll !== true) { io.stdout.write(printStats(bs)); return }
+      io.stdout.write(`${pad(hb(bs.TotalOut), 8)}    ${pad(hb(bs.TotalIn), 8)}    ${pad(hb(bs.RateOut), 8)}/s  ${pad(hb(bs.RateIn), 8)}/s      \r`)
+    }
+  },
   text: (bs, { options }) => {
     if (options.poll !== true) return printStats(bs)
     return `${pad(hb(bs.TotalOut), 8)}    ${pad(hb(bs.TotalIn), 8)}    ${pad(hb(bs.RateOut), 8)}/s  ${pad(hb(bs.RateIn), 8)}/s      \r`
