@@ -34,6 +34,8 @@ const part = fc.record({
   name: fc.constantFrom('file', 'dir', 'file-1', '', 'x"y'),
   filename: fc.option(hostileName),
   type: fc.option(partType),
+  /** no headers at all (Go's reader takes a header-less part) */
+  bare: fc.boolean(),
   extra: fc.array(fc.oneof(
     fc.constantFrom('abspath: /etc/passwd', 'abspath-encoded: %2Fetc', 'Content-Disposition: form-data', 'X: ' + 'y'.repeat(20_000), ': novalue', 'nocolon', 'Content-Type: application/x-directory'),
     fc.tuple(fc.stringMatching(/^[A-Za-z-]{1,12}$/), fc.string({ maxLength: 30 })).map(([k, v]) => `${k}: ${v.replace(/[\r\n]/g, '')}`)
@@ -43,21 +45,24 @@ const part = fc.record({
 
 export const multipartAdd = target({
   name: 'multipart',
-  about: 'add with hostile multipart bodies: boundaries, truncation, huge part headers, .. and absolute names, odd types',
+  about: 'add with hostile multipart bodies: boundaries, truncation, bare LF, header-less parts, huge part headers, .. and absolute names, odd types',
   arb: fc.record({
     boundary: fc.oneof(fc.constant(B), fc.stringMatching(/^[0-9A-Za-z'()+_,./:=?-]{1,70}$/), fc.constantFrom('', '"quoted"', 'a b', 'x;y', '-'.repeat(200))),
     parts: fc.array(part, { maxLength: 5 }),
     cut: fc.option(fc.nat()),
     preamble: fc.oneof(fc.constant(''), fc.string({ maxLength: 40 })),
     close: fc.boolean(),
+    /** bare LF line endings (Go's reader accepts them) */
+    lf: fc.boolean(),
     query: fc.constantFrom('', 'wrap-with-directory=true', 'pin=false&raw-leaves=true', 'only-hash=true', 'recursive=true', 'chunker=size-7')
   }),
-  run: async (ctx, { boundary, parts, cut, preamble, close, query }) => {
+  run: async (ctx, { boundary, parts, cut, preamble, close, lf, query }) => {
     const bound = boundary.replace(/^"|"$/g, '')
     let body = Buffer.concat([Buffer.from(preamble), multipartBody(bound, parts.map(p => ({
-      headers: [`Content-Disposition: form-data; name="${p.name}"${p.filename != null ? `; filename="${p.filename}"` : ''}`, ...(p.type != null ? [`Content-Type: ${p.type}`] : []), ...p.extra],
+      headers: p.bare ? [] : [`Content-Disposition: form-data; name="${p.name}"${p.filename != null ? `; filename="${p.filename}"` : ''}`, ...(p.type != null ? [`Content-Type: ${p.type}`] : []), ...p.extra],
       content: p.content
     })), close)])
+    if (lf) body = Buffer.from(body.toString('latin1').replaceAll('\r\n', '\n'), 'latin1')
     if (cut != null) body = body.subarray(0, cut % (body.length + 1))
     const req: Req = { path: `/api/v0/add?${query}`, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body }
     const res = await send(ctx.rpc, req)
