@@ -47,6 +47,8 @@ interface Acked {
   unpinned: Set<string>
   /** MFS path -> sha256 of its content */
   files: Map<string, string>
+  /** cids whose pin add or rm was sent but not answered: either state is right (pin verify checks them whole) */
+  either: Set<string>
 }
 
 export interface KillLoopResult { rounds: number, acknowledged: number, lost: string[], problems: string[], ops: Record<string, number> }
@@ -76,7 +78,7 @@ export async function killLoop (opts: { rounds: number, log?: Log, maxBytes?: nu
   const log = opts.log ?? (() => {})
   const maxBytes = opts.maxBytes ?? 3 << 20
   const repo = initTestRepo('tsipfs-killloop-')
-  const acked: Acked = { added: new Map(), imported: new Set(), unpinned: new Set(), files: new Map() }
+  const acked: Acked = { added: new Map(), imported: new Set(), unpinned: new Set(), files: new Map(), either: new Set() }
   const result: KillLoopResult = { rounds: 0, acknowledged: 0, lost: [], problems: [], ops: {} }
   let d = await startDaemon({ repo })
   const cmds = await commandPaths(d)
@@ -96,15 +98,19 @@ export async function killLoop (opts: { rounds: number, log?: Log, maxBytes?: nu
     'pin rm': async (d) => {
       const cid = [...acked.added.keys()][Math.floor(Math.random() * acked.added.size)]
       if (cid == null) return
-      const r = await rpc(d.url, `/api/v0/pin/rm?arg=${cid}`)
-      if (r.status === 200) { acked.added.delete(cid); acked.unpinned.add(cid) }
+      acked.added.delete(cid)
+      acked.either.add(cid)
+      const r = await rpc(d.url, `/api/v0/pin/rm?arg=${cid}`).catch(() => undefined)
+      if (r?.status === 200) { acked.either.delete(cid); acked.unpinned.add(cid) }
     },
     'pin add': async (d) => {
       const cid = [...acked.unpinned][0]
       if (cid == null) return
-      const r = await rpc(d.url, `/api/v0/pin/add?arg=${cid}`)
+      acked.unpinned.delete(cid)
+      acked.either.add(cid)
+      const r = await rpc(d.url, `/api/v0/pin/add?arg=${cid}`).catch(() => undefined)
       // re-pinned: the content must still be whole (gc may have taken it: then the pin fails)
-      if (r.status === 200) { acked.unpinned.delete(cid); acked.added.set(cid, '') }
+      if (r?.status === 200) { acked.either.delete(cid); acked.added.set(cid, '') } else if (r != null) { acked.either.delete(cid); acked.unpinned.add(cid) }
     },
     gc: async (d) => { await rpc(d.url, '/api/v0/repo/gc') },
     'dag import': async (d) => {
