@@ -19,6 +19,7 @@ describe('faults and soak (spawned daemon)', function () {
     const g = growth(samples)
     const last = samples[samples.length - 1]
     const table = samples.map(s => `${s.minute} min: RSS ${s.rssMiB} MiB, fds ${s.fds}, ${s.requests} requests`).join('\n')
+    console.log(table.replace(/^/gm, '      '))
     expect(samples.length, table).to.be.at.least(6)
     expect(last.requests, table).to.be.greaterThan(100)
     expect(last.errors, table).to.be.at.most(last.requests / 100)
