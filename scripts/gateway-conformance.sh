@@ -36,7 +36,8 @@ exec 9>"$root/.cache/gateway-conformance.lock"
 flock 9
 if [ ! -f "$home/go.mod" ]; then
   tmp="$(mktemp -d)"
-  if (cd "$tmp" && go mod init x >/dev/null 2>&1 && go mod download -json "github.com/ipfs/gateway-conformance@$ver" > dl.json 2>/dev/null) && dir="$(sed -n 's/.*"Dir": "\(.*\)".*/\1/p' "$tmp/dl.json")" && [ -n "$dir" ]; then
+  fetched() { (cd "$tmp" && go mod init x >/dev/null 2>&1; GOPROXY="$1" go mod download -json "github.com/ipfs/gateway-conformance@$ver" > dl.json 2>/dev/null) && dir="$(sed -n 's/.*"Dir": "\(.*\)".*/\1/p' "$tmp/dl.json")" && [ -n "$dir" ]; }
+  if fetched "$(go env GOPROXY)" || fetched direct; then
     mkdir -p "$home" && cp -r "$dir"/. "$home" && chmod -R u+w "$home"
   elif [ -n "${GATEWAY_CONFORMANCE_SRC:-}" ] && [ -d "$GATEWAY_CONFORMANCE_SRC" ]; then
     mkdir -p "$home"
