@@ -62,7 +62,8 @@ if (!kubo && existsSync(path.join(root, 'dist', 'test', 'helpers', 'doh.js'))) {
   const { startDoh } = await import(path.join(root, 'dist', 'test', 'helpers', 'doh.js'))
   doh = await startDoh({ '_dnslink.ipfs.io': ['dnslink=/ipns/website.ipfs.io'], '_dnslink.website.ipfs.io': ['dnslink=/ipfs/bafkqaaa'], '_dnslink.docs.ipfs.io': ['dnslink=/ipfs/bafkqaaa'] })
   const extra = JSON.parse(process.env.DAEMON_EXTRA_CONFIG ?? '{}')
-  env.DAEMON_EXTRA_CONFIG = JSON.stringify({ ...extra, DNS: { ...(extra.DNS ?? {}), Resolvers: { '.': doh.url } } })
+  // (suffix keys without dots: the suite's config writer splits keys on dots)
+  env.DAEMON_EXTRA_CONFIG = JSON.stringify({ ...extra, DNS: { ...(extra.DNS ?? {}), Resolvers: { io: doh.url } } })
   const kept = []
   let section = ''
   for (const line of readFileSync(noInternet, 'utf8').split('\n')) {
