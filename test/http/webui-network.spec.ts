@@ -62,7 +62,8 @@ describe('web UI with connected nodes', function () {
     let k1: Peer
     let k2: Peer
     let kuboGw: string
-    before(async () => {
+    before(async function () {
+      this.timeout(30 * 60_000) // scripts/kubo.sh builds Kubo on a machine that has none yet
       const port = await freePort()
       kuboGw = `http://127.0.0.1:${port}`
       ;[k1, k2] = await Promise.all([cluster.kubo({ config: { 'Addresses.Gateway': `/ip4/127.0.0.1/tcp/${port}` } }), cluster.kubo()])
