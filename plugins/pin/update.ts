@@ -2,6 +2,7 @@
 // pin from one DAG to another, checking only the parts of the new DAG that differ from the old one.
 import { defineCommand } from '../../registry/define.js'
 import { fastProvideOptions } from '../shared/cmdutils.js'
+import { fastProvide } from '../shared/fast-provide.js'
 import { resolveRoot } from './common.js'
 import type { PinOutput } from './output.js'
 
@@ -29,7 +30,8 @@ pin.`,
     const from = await resolveRoot(deps, args[0], signal)
     const to = await resolveRoot(deps, args[1], signal)
     await deps.gcLock.withShared(async () => { await deps.pins.update(from, to, { unpin: options.unpin, signal }) })
-    // fast-provide-*: nothing to announce while the node has no content routing
+    // fast-provide-* for the new root (plugins/shared/fast-provide.ts); never for an offline request
+    if (options.offline !== true) await fastProvide(deps, [to], options, { pinned: true, pinnedRoot: true }, signal)
     return { Pins: [deps.cidEncoder.encode(from), deps.cidEncoder.encode(to)] }
   },
   text: (out) => `updated ${out.Pins[0]} to ${out.Pins[1]}\n`
