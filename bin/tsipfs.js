@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
+import os from 'node:os'
 
 // block writes fsync many files at once: give libuv more threads than its default 4 (before first use)
 process.env.UV_THREADPOOL_SIZE ??= '64'
@@ -52,7 +53,18 @@ if (major < 22) {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(sig, () => { setTimeout(() => { if (child.exitCode == null) child.kill(sig) }, 200).unref() })
   }
-  child.on('exit', (code, signal) => { process.exit(code ?? (signal != null ? 1 : 0)) })
+  child.on('exit', (code, signal) => {
+    if (signal != null) {
+      // end as the child did (a SIGPIPE death is what the shell must see for `tsipfs cat … | head`)
+      process.removeAllListeners(signal)
+      process.on(signal, () => {})
+      process.removeAllListeners(signal)
+      process.kill(process.pid, signal)
+      setTimeout(() => process.exit(128 + (os.constants.signals[signal] ?? 1)), 1000).unref()
+      return
+    }
+    process.exit(code ?? 0)
+  })
 } else {
   // (Node 22 before 22.15 has no process.execve: the daemon then runs with Node's defaults)
   if (flags.length > 0 && typeof process.execve === 'function') {

@@ -130,6 +130,11 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   run: (call: Invocation<OptionValues<O>>) => Promise<Out> | AsyncIterable<Out> | Out
   /** text encoder, used for ?encoding=text and by the CLI; for ndjson called per value */
   text?: (value: Out, call: TextCall<OptionValues<O>>) => string
+  /**
+   * `text` is go-ipfs-cmds' generic encoder (Go's %v of the value, for ?encoding=text only): Kubo's command has
+   * no text encoder, so its CLI prints JSON instead (cli/run.go), as a command without `text` does here.
+   */
+  textGeneric?: boolean
   /** ndjson text: where the CLI writes each rendered value (Kubo's PostRun writes progress to stderr) */
   textStream?: (value: Out) => 'stdout' | 'stderr'
   /**

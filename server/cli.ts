@@ -93,7 +93,15 @@ interface Target { kind: 'http', url: string, socketPath?: string, auth?: string
 
 async function findApi (apiOpt: string | undefined, repoPath: string): Promise<string | undefined> {
   if (apiOpt != null && apiOpt !== '') return apiOpt
-  return await readApiFile(repoPath)
+  const addr = await readApiFile(repoPath)
+  if (addr == null) return undefined
+  // Kubo: an api file while no daemon holds the repo lock was left by a crash: it is removed and the
+  // command runs in-process (a daemon that holds the lock but does not answer is "cannot connect")
+  if (await lockOwner(repoPath) == null) {
+    await fs.rm(path.join(repoPath, 'api'), { force: true }).catch(() => {})
+    return undefined
+  }
+  return addr
 }
 
 function apiTarget (addr: string, auth?: string): Target {
@@ -192,9 +200,9 @@ function write (stream: NodeJS.WriteStream, data: string | Uint8Array): Promise<
 }
 
 function renderValue (command: CommandSpec, value: unknown, call: TextCall, enc: string): string {
-  if (enc === 'json') return goJson(value)
-  if (command.text != null) return command.text(value as never, call as never)
-  return JSON.stringify(value, null, 2) + '\n'
+  // go-ipfs-cmds cli/run.go: text asked of a command without a text encoder gives JSON
+  if (enc === 'json' || command.text == null || command.textGeneric === true) return goJson(value)
+  return command.text(value as never, call as never)
 }
 
 async function render (command: CommandSpec, outcome: Outcome, call: TextCall, enc: string, inputSize?: number): Promise<void> {
@@ -229,7 +237,28 @@ function repoDirOf (argv: string[]): string | undefined {
   return undefined
 }
 
+/**
+ * Die of SIGPIPE, as a Go program (Kubo) does when it writes into a closed pipe: the shell sees 141 and
+ * prints nothing (`tsipfs refs local | head -1`). Node ignores SIGPIPE; a listener added and removed puts
+ * the default action back.
+ */
+export function exitBySigpipe (): void {
+  process.on('SIGPIPE', () => {})
+  process.removeAllListeners('SIGPIPE')
+  process.kill(process.pid, 'SIGPIPE')
+  setTimeout(() => process.exit(141), 1000).unref()
+}
+
+function quietOnClosedPipe (stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') exitBySigpipe()
+    else throw err
+  })
+}
+
 export async function main (argv: string[]): Promise<number> {
+  quietOnClosedPipe(process.stdout)
+  quietOnClosedPipe(process.stderr)
   const repoPath = path.resolve(repoDirOf(argv) ?? defaultRepoPath())
   // the CLI's tree: built-in plugins not disabled in the repo config, plus third-party ones it names
   let plugins: Plugin[] = builtinPlugins()

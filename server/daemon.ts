@@ -6,7 +6,7 @@ import { RpcError } from '../core/errors.js'
 import { defaultRepoPath, initRepo, isInitialized } from '../core/repo/index.js'
 import { loadConfigFile, type KuboConfig } from '../core/config/index.js'
 import { createLogging } from '../core/logger/index.js'
-import { KUBO_VERSION, PRODUCT_VERSION, REPO_VERSION } from '../core/version.js'
+import { versionInfo, versionText } from '../plugins/version/system.js'
 import type { Invocation } from '../registry/types.js'
 import { createNode } from './node.js'
 import { createOfflineScope } from '../core/container.js'
@@ -102,12 +102,12 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
   try {
     await node.start()
     const { config, repo, keystore, libp2p } = node.container.cradle
-    yield { Message: `tsipfs version: ${PRODUCT_VERSION} (Kubo RPC API ${KUBO_VERSION})\nRepo version: ${REPO_VERSION}\nSystem version: ${process.arch}/${process.platform}\nNode.js version: ${process.version}\n` }
+    yield { Message: versionText(versionInfo()) }
     yield { Message: `PeerID: ${peerIdFromPrivateKey(keystore.self()).toString()}\n` }
     if (libp2p != null) {
       for (const ma of libp2p.getMultiaddrs()) yield { Message: `Swarm listening on ${ma.toString()}\n` }
     } else {
-      yield { Message: 'Running in offline mode\n' }
+      yield { Message: 'Swarm not listening, running in offline mode.\n' }
     }
     const cfg = config.get()
     const apiAddrs = asList((cfg.Addresses as Record<string, unknown> | undefined)?.API)
@@ -141,6 +141,8 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
       control.apiAddrs.push(bound)
       if (gateway != null && shared.has(addr)) gatewayBound.push(bound)
       yield { Message: `RPC API server listening on ${bound}\n` }
+      const webui = gatewayUrl(bound)
+      if (webui != null) yield { Message: `WebUI: ${webui}/webui\n` }
     }
     if (control.apiAddrs.length > 0) await repo.setApiAddr(control.apiAddrs[0])
     if (gateway != null) {
@@ -168,9 +170,12 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     process.once('SIGTERM', onSignal)
     call.signal.addEventListener('abort', onSignal, { once: true })
     await stopped
-    yield { Message: '\nReceived interrupt signal, shutting down...\n' }
-    // a second signal while shutting down stops at once
-    const force = (): void => { process.exit(1) }
+    yield { Message: '\nReceived interrupt signal, shutting down...\n(Hit ctrl-c again to force-shutdown the daemon.)\n' }
+    // a second signal while shutting down stops at once (Kubo: os.Exit(-1))
+    const force = (): void => {
+      process.stdout.write('Received another interrupt before graceful shutdown, terminating...\n')
+      process.exit(255)
+    }
     setTimeout(() => { process.once('SIGINT', force); process.once('SIGTERM', force) }, 1000).unref()
   } finally {
     await periodicGc?.stop()

@@ -59,6 +59,7 @@ export const blockRm = defineCommand({
     }
   },
   // go-ipfs-cmds' default text encoder (`%s` of *removedBlock); the CLI uses cliRender below
+  textGeneric: true,
   text: (out) => `&{${out.Hash ?? ''} ${out.Error ?? ''}}`,
   async cliRender (outcome, _call, io) {
     if (outcome.kind !== 'ndjson') return

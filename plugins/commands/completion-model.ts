@@ -105,6 +105,10 @@ _${PROGRAM}() {
 ${bashCommand(root, '  ')}
 }
 complete -o nosort -o nospace -o default -F _${PROGRAM} ${PROGRAM}
+# with \`alias ipfs=${PROGRAM}\` (bash does not expand aliases to find a completion) ipfs completes the same way
+if [[ "$(alias ipfs 2>/dev/null)" == *${PROGRAM}* ]]; then
+  complete -o nosort -o nospace -o default -F _${PROGRAM} ipfs
+fi
 `
 }
 
@@ -142,6 +146,7 @@ function fishCommand (cmd: CompletionCommand, out: string[]): void {
 
 export function fishCompletion (root: CompletionCommand): string {
   const out: string[] = [`# fish completion for ${PROGRAM}: put it in ~/.config/fish/completions/${PROGRAM}.fish
+# (\`alias ipfs ${PROGRAM}\` makes a function that wraps ${PROGRAM}: ipfs then completes as ${PROGRAM})
 
 # true when every given word appears among the words typed so far
 function __fish_${PROGRAM}_seen_path
@@ -186,6 +191,8 @@ export function completionCommand (shell: 'bash' | 'zsh' | 'fish', render: (root
     description: `Generate ${shell} shell completions.`,
     help: `Generates command completions for the ${shell} shell.`,
     http: false,
+    // runs in the CLI's process whether or not a daemon runs (Kubo's NoRemote commands that need no repo)
+    noRepo: true,
     output: 'bytes',
     contentType: 'text/plain',
     run: ({ deps: { registry } }) => new TextEncoder().encode(render(completionTree(registry)))

@@ -92,5 +92,6 @@ export const diagSys = defineCommand({
   help: 'Prints out information about your computer to aid in easier debugging.',
   output: 'single',
   run: async ({ deps: { repoPath, node } }): Promise<SysInfoOutput> => await sysInfo(repoPath, node.online),
+  textGeneric: true,
   text: (out) => goSprintS(out)
 })

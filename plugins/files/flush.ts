@@ -14,5 +14,6 @@ are run with the '--flush=false'.`,
     return { Cid: cidEncoder.encode(cid) }
   },
   // no text encoder in Kubo: go-ipfs-cmds prints the struct with %s
+  textGeneric: true,
   text: (value) => `&{${value.Cid}}\n`
 })

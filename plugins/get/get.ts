@@ -12,7 +12,7 @@ import {
 } from '../../core/resolver/index.js'
 import { tarStream, type TarEntry } from './tar.js'
 import { extractTar } from './extract.js'
-import { createProgressBar, showProgress, writeTo } from '../cat/progress.js'
+import { humanBytes, writeTo } from '../cat/progress.js'
 
 /** directory entries opened ahead */
 const PREFETCH = 8
@@ -103,7 +103,7 @@ may also specify the level of compression by specifying '-l=<1-9>'.`,
     archive: { type: 'bool', aliases: ['a'], description: 'Output a TAR archive.' },
     compress: { type: 'bool', aliases: ['C'], description: 'Compress the output with GZIP compression.' },
     'compression-level': { type: 'int', aliases: ['l'], description: 'The level of compression (1-9).' },
-    progress: { type: 'bool', aliases: ['p'], description: 'Stream progress data. Defaults to true when stderr is a terminal.' }
+    progress: { type: 'bool', aliases: ['p'], default: true, description: 'Stream progress data.' }
   },
   output: 'bytes',
   contentType: 'application/x-tar',
@@ -137,7 +137,9 @@ may also specify the level of compression by specifying '-l=<1-9>'.`,
     const outPath = outPathOf(options.output, args[0])
     const level = compressLevel(options.compress, options.compressionLevel)
     const total = outcome.length ?? 0
-    const bar = showProgress(options.progress, io.isTTY) ? createProgressBar(io.stderr, total) : undefined
+    // Kubo prints where it saves, then the bar (on stderr, whether or not it is a terminal)
+    let bar: GetBar | undefined
+    const startBar = (): void => { if (options.progress !== false) bar = getProgressBar(io.stderr, total) }
     try {
       if (options.archive === true || level !== undefined) {
         let fpath = outPath
@@ -147,6 +149,7 @@ may also specify the level of compression by specifying '-l=<1-9>'.`,
         const opened = new Promise<void>((resolve, reject) => { file.once('open', () => { resolve() }); file.once('error', reject) })
         await opened
         await writeTo(io.stdout, `Saving archive to ${fpath}\n`)
+        startBar()
         try {
           for await (const chunk of outcome.body) {
             await writeTo(file, chunk)
@@ -158,11 +161,49 @@ may also specify the level of compression by specifying '-l=<1-9>'.`,
         return
       }
       await writeTo(io.stdout, `Saving file(s) to ${outPath}\n`)
-      await extractTar(outcome.body, { path: outPath, cwd: io.cwd, progress: bar != null ? n => { bar.add(n) } : undefined })
+      startBar()
+      await extractTar(outcome.body, { path: outPath, cwd: io.cwd, progress: n => { bar?.add(n) } })
+      bar?.done()
     } finally {
       bar?.finish()
     }
   }
 })
+
+interface GetBar { add: (n: number) => void, done: () => void, finish: () => void }
+
+/** Go's time.Duration of whole seconds ("0s", "1m5s", "1h0m0s"). */
+function goSeconds (secs: number): string {
+  const s = Math.round(secs)
+  if (s < 60) return `${s}s`
+  if (s < 3600) return `${Math.floor(s / 60)}m${s % 60}s`
+  return `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m${s % 60}s`
+}
+
+/**
+ * Kubo's get bar (cheggaaa/pb without the bar itself): "\r 0 B / 4 B    0.00%" while it runs, the
+ * elapsed time and a newline at the end.
+ */
+function getProgressBar (out: NodeJS.WritableStream, total: number): GetBar {
+  const started = Date.now()
+  let current = 0
+  let drawn = 0
+  const frame = (): string => {
+    const shown = total > 0 ? Math.min(current, total) : current
+    const pct = total > 0 ? shown / total * 100 : 0
+    return `\r ${humanBytes(shown)} / ${humanBytes(total)} ${`${pct.toFixed(2)}%`.padStart(8)}`
+  }
+  out.write(frame())
+  return {
+    add: (n) => {
+      current += n
+      const now = Date.now()
+      if (now - drawn >= 200) { drawn = now; out.write(frame()) }
+    },
+    /** everything arrived (the transport's bytes differ from the size the daemon announced) */
+    done: () => { current = Math.max(current, total) },
+    finish: () => { out.write(`${frame()} ${goSeconds((Date.now() - started) / 1000)}\n`) }
+  }
+}
 
 export { compressLevel, outPathOf }

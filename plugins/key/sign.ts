@@ -27,5 +27,6 @@ export const keySign = defineCommand({
     yield { Key: { Name: name, Id: formatId(enc, key) }, Signature: base64url.encode(signature) }
   },
   // no text encoder in Kubo: Go's %s of the value
+  textGeneric: true,
   text: (out) => `&{{${out.Key.Name} ${out.Key.Id}} ${out.Signature}}`
 })

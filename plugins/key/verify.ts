@@ -71,5 +71,6 @@ export const keyVerify = defineCommand({
     const valid = await verifyMessage(pub, signature, data)
     yield { Key: { Name: name, Id: enc(keyIdOf(pub)) }, SignatureValid: valid }
   },
+  textGeneric: true,
   text: (out) => `&{{${out.Key.Name} ${out.Key.Id}} ${goBool(out.SignatureValid)}}`
 })

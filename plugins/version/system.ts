@@ -1,6 +1,6 @@
 // What this process runs on, named the way Go names it (GOARCH/GOOS), plus the runtime version.
 import os from 'node:os'
-import { KUBO_VERSION, REPO_VERSION } from '../../core/version.js'
+import { KUBO_VERSION, PRODUCT_VERSION, REPO_VERSION } from '../../core/version.js'
 import type { VersionOutput } from './output.js'
 
 const ARCH: Record<string, string> = {
@@ -39,4 +39,14 @@ export function versionInfo (): VersionOutput {
     System: `${goArch()}/${goOs()}`,
     Golang: runtimeVersion()
   }
+}
+
+/**
+ * Kubo's `version --all` lines (also the daemon's start banner) with this node's facts: the product and
+ * the Kubo RPC API it serves, the repo version, GOARCH/GOOS, and the Node.js runtime in Go's place.
+ */
+export function versionText (v: VersionOutput): string {
+  const api = v.Commit !== '' ? `${v.Version}-${v.Commit}` : v.Version
+  return `tsipfs version: ${PRODUCT_VERSION} (Kubo RPC API ${api})\nRepo version: ${v.Repo}\nSystem version: ${v.System}\n` +
+    `Node.js version: ${v.Golang.replace(/^node-/, '')}\n`
 }

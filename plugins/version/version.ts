@@ -1,7 +1,7 @@
 // ipfs version (kubo core/commands/version.go): the JSON is fixed, the options shape the text.
 import { defineCommand } from '../../registry/define.js'
 import type { VersionOutput } from './output.js'
-import { versionInfo } from './system.js'
+import { versionInfo, versionText } from './system.js'
 
 export const versionVersion = defineCommand({
   path: ['version'],
@@ -17,10 +17,8 @@ export const versionVersion = defineCommand({
   output: 'single',
   run: (): VersionOutput => versionInfo(),
   text: (v, { options }) => {
-    if (options.all === true) {
-      const ver = v.Commit !== '' ? `${v.Version}-${v.Commit}` : v.Version
-      return `Kubo version: ${ver}\nRepo version: ${v.Repo}\nSystem version: ${v.System}\nGolang version: ${v.Golang}\n`
-    }
+    // Kubo's wording, this node's facts (the same lines as the daemon's banner)
+    if (options.all === true) return versionText(v)
     const commit = options.commit === true && v.Commit !== '' ? `-${v.Commit}` : ''
     if (options.repo === true) return `${v.Repo}\n`
     if (options.number === true) return `${v.Version}${commit}\n`
