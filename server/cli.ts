@@ -49,6 +49,17 @@ export function parseArgv (registry: Registry, argv: string[]): ParsedArgv {
       if (name === 'h') { help = help ?? 'short'; continue }
       const table = registry.optionTable(path)
       const opt = table.get(name)
+      if (opt == null && !tok.startsWith('--') && eq < 0 && name.length > 1 && [...name].every(c => table.get(c) != null)) {
+        // grouped short flags (`add -rQ`): each a bool, the last may take the next word as its value
+        const letters = [...name]
+        for (const [j, c] of letters.entries()) {
+          const o = table.get(c)!
+          if (o.spec.type === 'bool') { put(c, 'true'); continue }
+          if (j !== letters.length - 1 || i + 1 >= argv.length) throw new RequestParseError(`missing argument for option "${o.canonical}"`)
+          put(c, argv[++i])
+        }
+        continue
+      }
       if (opt == null) throw new RequestParseError(`unknown option "${name}"`)
       if (eq >= 0) { put(name, body.slice(eq + 1)); continue }
       if (opt.spec.type === 'bool') { put(name, 'true'); continue }

@@ -45,6 +45,7 @@ th{font-weight:600;font-size:.85em;color:var(--muted)}th.size{text-align:right}
 @media (max-width:40rem){td.hash,th.hash{display:none}}
 tr:nth-child(even) td{background:var(--row)}
 td.name{word-break:break-all;width:100%}
+td.type-icon,th.type-icon{width:1.15em;padding-right:0;color:var(--muted)}td.type-icon .ipfs-_folder{color:var(--accent)}
 td.hash,td.size{white-space:nowrap;color:var(--muted)}
 td.hash a{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85em}
 td.size{text-align:right}
@@ -85,6 +86,18 @@ const copyButton = (text: string): string =>
 
 export interface ListingEntry { name: string, cid: CID, size: number }
 
+/** file and folder glyphs for the type column (boxo marks each row with an icon named after the file type) */
+const FILE_ICON = '<svg width="14" height="16" viewBox="0 0 14 16" aria-hidden="true"><path d="M1.5 1h7l4 4v10h-11z" fill="none" stroke="currentColor" stroke-width="1.2"/><path d="M8.5 1v4h4" fill="none" stroke="currentColor" stroke-width="1.2"/></svg>'
+const FOLDER_ICON = '<svg width="16" height="14" viewBox="0 0 16 14" aria-hidden="true"><path d="M1 2.5h5l1.5 1.5H15v9H1z" fill="currentColor" fill-opacity=".25" stroke="currentColor" stroke-width="1.2"/></svg>'
+
+/** boxo's icon class of a row: `ipfs-<extension>` (lower case), `ipfs-_blank` without one; folders `ipfs-_folder` */
+export function iconClass (name: string, folder: boolean): string {
+  if (folder) return 'ipfs-_folder'
+  const dot = name.lastIndexOf('.')
+  const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : ''
+  return /^[a-z0-9]{1,10}$/.test(ext) ? `ipfs-${ext}` : 'ipfs-_blank'
+}
+
 export interface ListingData {
   /** the content path shown (/ipfs/<cid>/a or /ipns/<name>/a) */
   contentPath: string
@@ -98,6 +111,8 @@ export interface ListingData {
   size: number
   backLink: string
   entries: AsyncIterable<ListingEntry>
+  /** is this entry a directory? (a local look at its block; false when unknown) */
+  isDirectory?: (cid: CID) => Promise<boolean>
 }
 
 /** Breadcrumbs of a content path (boxo assets.Breadcrumbs). */
@@ -115,6 +130,9 @@ export function breadcrumbs (contentPath: string, dnslink: boolean): Array<{ nam
 /** Go's path.Join of the listed URL path and an entry name. */
 const joinUrl = (base: string, name: string): string => path.posix.join(base, name)
 
+/** entries whose block is looked at to tell folders from files (the rest show as files) */
+const MAX_TYPE_LOOKUPS = 2000
+
 /** A directory listing, streamed entry by entry. */
 export async function * directoryListing (d: ListingData): AsyncGenerator<string> {
   const crumbs = breadcrumbs(d.contentPath, d.dnslink)
@@ -126,8 +144,8 @@ export async function * directoryListing (d: ListingData): AsyncGenerator<string
 <span class="cid" translate="no">${html(cid)}${copyButton(cid)}</span>
 <span class="meta" title="Cumulative size of IPFS DAG (data + metadata)">${humanBytes(d.size)}</span></div>
 <table>
-<tr><th class="name">Name</th><th class="hash">CID</th><th class="size">Size</th></tr>
-${d.backLink !== '' ? `<tr><td class="name"><a href="${hrefPath(d.backLink)}">..</a></td><td class="hash"></td><td class="size"></td></tr>` : ''}`)
+<tr><th class="type-icon"></th><th class="name">Name</th><th class="hash">CID</th><th class="size">Size</th></tr>
+${d.backLink !== '' ? `<tr><td class="type-icon"></td><td class="name"><a href="${hrefPath(d.backLink)}">..</a></td><td class="hash"></td><td class="size"></td></tr>` : ''}`)
   const [before, after] = head.split('</main>')
   yield before
   let count = 0
@@ -138,7 +156,9 @@ ${d.backLink !== '' ? `<tr><td class="name"><a href="${hrefPath(d.backLink)}">..
     const hashHref = d.dnslink
       ? `"https://cid.ipfs.tech/#${queryEscape(hash)}" target="_blank" rel="noreferrer noopener"`
       : `"${d.gatewayURL}/ipfs/${hrefPath(hash)}?filename=${queryEscape(escapePath(e.name))}"`
-    yield `<tr><td class="name"><a href="${hrefPath(joinUrl(d.urlPath, e.name))}">${html(e.name)}</a></td>` +
+    const folder = d.isDirectory != null && count <= MAX_TYPE_LOOKUPS ? await d.isDirectory(e.cid).catch(() => false) : false
+    const icon = `<td class="type-icon" title="${folder ? 'Directory' : 'File'}"><span class="${iconClass(e.name, folder)}">${folder ? FOLDER_ICON : FILE_ICON}</span></td>`
+    yield `<tr>${icon}<td class="name"><a href="${hrefPath(joinUrl(d.urlPath, e.name))}">${html(e.name)}</a></td>` +
       `<td class="hash"><a class="ipfs-hash" translate="no" href=${hashHref}>${html(short)}</a>${copyButton(hash)}</td>` +
       `<td class="size" title="Cumulative size of IPFS DAG (data + metadata)">${humanBytes(e.size)}</td></tr>\n`
   }

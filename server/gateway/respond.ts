@@ -10,7 +10,7 @@ import type { GatewayRequest } from './context.js'
 import { errorPage, html } from './html.js'
 import {
   contentRange, etagMatch, etagStrongEqual, httpDate, multipartEnd, newBoundary, parseHttpDate, parseRange,
-  partHeader, RangeNotSatisfiableError, RangeSyntaxError, rawHeader, type ByteRange
+  partHeader, RangeNotSatisfiableError, RangeSyntaxError, type ByteRange
 } from './http.js'
 
 export const statusText = (status: number): string => STATUS_CODES[status] ?? ''
@@ -72,12 +72,15 @@ export function sendBody (r: GatewayRequest, status: number, body: Uint8Array | 
   if (r.method === 'GET') ctx.body = bytes
 }
 
-/** Stream a body of unknown length; a failure after the headers is reported in an X-Stream-Error trailer. */
+/**
+ * Stream a body of unknown length. A failure after the headers ends the body (with `onError`'s tail, as boxo
+ * writes the error text at the end of a TAR or CAR); no trailer: boxo sets X-Stream-Error without declaring it,
+ * so Go sends none, and `Trailer` is an RPC header.
+ */
 export function sendStream (r: GatewayRequest, status: number, source: AsyncIterable<Uint8Array | string>, onError?: (err: Error) => Uint8Array | string | undefined): void {
   const ctx = r.ctx
   ctx.status = status
   if (r.method === 'HEAD') return
-  ctx.set('Trailer', 'X-Stream-Error')
   ctx.body = Readable.from((async function * () {
     try {
       // the retrieval timer runs while we wait for data, not while the client reads
@@ -94,7 +97,6 @@ export function sendStream (r: GatewayRequest, status: number, source: AsyncIter
       r.deps.logger.debug(`gateway: stream of ${r.path} failed: ${e.message}`)
       const tail = onError?.(e)
       if (tail != null) yield typeof tail === 'string' ? Buffer.from(tail) : tail
-      ctx.res.addTrailers({ 'X-Stream-Error': rawHeader(e.message.replace(/[\r\n]+/g, ' ')) })
     }
   })(), { objectMode: false })
 }

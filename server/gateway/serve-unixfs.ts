@@ -1,5 +1,9 @@
 // The implicit (deserialized) response: UnixFS files, symlinks, directories (index.html or an HTML
 // listing) and, for dag-json/dag-cbor/json/cbor terminals, the codec response.
+import type { Blockstore } from 'interface-blockstore'
+import type { CID } from 'multiformats/cid'
+import * as dagPb from '@ipld/dag-pb'
+import { DataType, decodeUnixfsData } from '../../core/resolver/unixfs.js'
 import { stripPort } from './config.js'
 import type { GatewayRequest, RequestData } from './context.js'
 import { isMutable } from './context.js'
@@ -124,6 +128,19 @@ export async function serveDirectory (r: GatewayRequest, rq: RequestData, dir: E
     cid: dir.cid,
     size: dir.size,
     backLink,
-    entries: dir.entries()
+    entries: dir.entries(),
+    isDirectory: async (cid) => await isLocalDirectory(r.deps.localBlockstore, cid)
   }))
+}
+
+/** A dag-pb entry whose block is here and says Directory or HAMTShard (never fetches). */
+async function isLocalDirectory (blockstore: Blockstore, cid: CID): Promise<boolean> {
+  if (cid.code !== dagPb.code || !await blockstore.has(cid)) return false
+  const parts: Uint8Array[] = []
+  for await (const chunk of blockstore.get(cid)) parts.push(chunk)
+  const block = parts.length === 1 ? parts[0] : Buffer.concat(parts)
+  const data = dagPb.decode(block).Data
+  if (data == null) return false
+  const type = decodeUnixfsData(data).type
+  return type === DataType.Directory || type === DataType.HAMTShard
 }

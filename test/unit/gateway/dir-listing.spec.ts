@@ -113,6 +113,16 @@ describe('gateway: directories and HTML listings (§2.3)', () => {
       const res = await gw.get('/', { headers: { Host: host } })
       expect(res.text).to.include('<a href="/hello">hello</a>').and.include('<a href="/ipfs">ipfs</a>')
     })
+    it('marks each row with a type icon: folders as folders, files by extension (boxo ipfs-<ext>)', async () => {
+      const res = await gw.get('/', { headers: { Host: host } })
+      const row = (name: string): string => res.text.split('<tr>').find(r => r.includes(`<a href="/${name}">${name}</a>`)) ?? ''
+      expect(row('ipfs')).to.include('<td class="type-icon" title="Directory"><span class="ipfs-_folder">')
+      expect(row('hello')).to.include('<td class="type-icon" title="File"><span class="ipfs-_blank">')
+      const sub = await gw.get('/ipfs/', { headers: { Host: host } })
+      const file = sub.text.split('<tr>').find(r => r.includes('>file.txt</a>')) ?? ''
+      expect(file).to.include('<span class="ipfs-txt">')
+      expect(sub.text.split('<tr>').find(r => r.includes('>ipns</a>'))).to.include('ipfs-_folder')
+    })
     it('lists /ipfs/ipns/ inside the content root', async () => {
       const res = await gw.get('/ipfs/ipns/', { headers: { Host: host } })
       expect(res.status).to.equal(200)
