@@ -18,6 +18,9 @@ import { listenTarget } from './daemon.js'
 import { helpText } from './help.js'
 import { collectFiles, partName, totalSize } from './cli-files.js'
 
+/** the registry's errors about positional arguments (missing or too many) */
+const ARGUMENT_ERROR = /^(argument "[^"]*" is required|file argument '[^']*' is required|expected \d+ argument\(s\), got \d+)$/
+
 interface ParsedArgv {
   path: string[]
   node: TreeNode
@@ -301,7 +304,10 @@ export async function main (argv: string[]): Promise<number> {
     await run(registry, parsed, command, repoPath, plugins)
     return 0
   } catch (err) {
-    process.stderr.write(`Error: ${errorMessage(err)}\n`)
+    const message = errorMessage(err)
+    process.stderr.write(`Error: ${message}\n`)
+    // go-ipfs-cmds cli/run.go: a wrong argument count is a user error, answered with the short help
+    if (err instanceof RequestParseError && ARGUMENT_ERROR.test(message)) process.stderr.write('\n' + helpText(registry, parsed.node, 'short'))
     return 1
   }
 }

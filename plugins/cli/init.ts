@@ -2,6 +2,9 @@
 import { promises as fs } from 'node:fs'
 import { defineCommand } from '../../registry/define.js'
 import { defaultRepoPath, initRepo } from '../../core/repo/index.js'
+import { createCoreContainer } from '../../core/container.js'
+import { EMPTY_DIR_CID } from '../../core/mfs/index.js'
+import { Registry } from '../../registry/registry.js'
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import type { KuboConfig } from '../../core/config/index.js'
 
@@ -41,6 +44,22 @@ export const cliInit = defineCommand({
     yield { Message: `generating ${label} keypair...done\n` }
     yield { Message: `peer identity: ${peerIdFromPrivateKey(key).toString()}\n` }
     yield { Message: `initializing IPFS node at ${repoPath}\n` }
+    await initializeIpnsKeyspace(repoPath)
   },
   text: (out: InitOutput) => out.Message
 })
+
+/**
+ * Kubo's init, after writing the repo (initializeIpnsKeyspace): the node's own IPNS name points at the empty
+ * directory, a record kept in the local datastore only. (Kubo 0.40 adds no help files: --empty-repo is
+ * true by default and the only choice.)
+ */
+async function initializeIpnsKeyspace (repoPath: string): Promise<void> {
+  const core = await createCoreContainer({ repoPath, registry: new Registry(), online: false })
+  try {
+    const { nameSystem, keystore } = core.container.cradle
+    await nameSystem.publish(keystore.self(), `/ipfs/${EMPTY_DIR_CID.toString()}`, { network: false })
+  } finally {
+    await core.close()
+  }
+}
