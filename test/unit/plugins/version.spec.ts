@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { PRODUCT_VERSION } from '../../../core/version.js'
 import { createTestNode, type TestNode, renderText } from '../../helpers/node.js'
 import { rejection } from '../../helpers/assert.js'
 import { versionPlugin } from '../../../plugins/version/index.js'
@@ -40,7 +41,8 @@ describe('version plugin', () => {
       expect(await renderText(node, 'version', { options: { repo: true } })).to.equal('18\n')
       const all = await renderText(node, 'version', { options: { all: true } })
       const sys = (await node.invoke('version')).System
-      expect(all).to.equal(`Kubo version: 0.40.1\nRepo version: 18\nSystem version: ${sys}\nGolang version: node-${process.version}\n`)
+      // Kubo's wording with this node's facts, the same lines as the daemon's banner
+      expect(all).to.equal(`tsipfs version: ${PRODUCT_VERSION} (Kubo RPC API 0.40.1)\nRepo version: 18\nSystem version: ${sys}\nNode.js version: ${process.version}\n`)
     })
 
     it('--repo wins over --number (Kubo checks repo first)', async () => {
