@@ -259,7 +259,7 @@ export class NameSystem implements Startable {
     let prev: IPNSRecord | undefined
     let prevRaw = await this.localRecord(mh)
     if (prevRaw == null && this.online && options.network !== false) {
-      prevRaw = await this.getRecord(mh, { dhtTimeoutMs: 30_000, signal: options.signal }).catch(() => undefined)
+      prevRaw = await this.getRecord(mh, { dhtRecordCount: 1, dhtTimeoutMs: 30_000, signal: options.signal }).catch(() => undefined)
     }
     if (prevRaw != null) { try { prev = unmarshalIPNSRecord(prevRaw) } catch {} }
     let seq = 0n
