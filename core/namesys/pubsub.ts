@@ -6,7 +6,6 @@
 import type { Libp2p, PeerId, Stream, Connection } from '@libp2p/interface'
 import type { Datastore } from 'interface-datastore'
 import type { Logger } from 'winston'
-import { lpStream } from '@libp2p/utils'
 import { ipnsValidator } from 'ipns/validator'
 import { ipnsSelector } from 'ipns/selector'
 import { ipnsNameString, ipnsPubsubTopic, ipnsRoutingKey, nameOfTopic, type NameHash } from './name.js'
@@ -154,6 +153,8 @@ export class IpnsPubsub {
     try {
       const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS)
       const stream = await this.deps.libp2p.dialProtocol(peer, FETCH_PROTOCOL, { signal })
+      // loaded here: an offline node (which never runs this) must not load libp2p code
+      const { lpStream } = await import('@libp2p/utils')
       const lp = lpStream(stream)
       await lp.write(field(0x0a, ipnsRoutingKey(state.mh)), { signal })
       await stream.close({ signal }).catch(() => {})
@@ -169,6 +170,8 @@ export class IpnsPubsub {
   private async serveFetch (stream: Stream, _connection?: Connection): Promise<void> {
     try {
       const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS)
+      // loaded here: an offline node (which never runs this) must not load libp2p code
+      const { lpStream } = await import('@libp2p/utils')
       const lp = lpStream(stream)
       const req = readFields((await lp.read({ signal })).subarray())
       const id = req.get(1)

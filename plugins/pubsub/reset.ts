@@ -3,7 +3,6 @@ import { Key } from 'interface-datastore'
 import { peerIdFromString } from '@libp2p/peer-id'
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
-import { SEQNO_PREFIX } from '../../core/libp2p/pubsub.js'
 
 export interface PubsubResetOutput { deleted: number }
 
@@ -15,6 +14,8 @@ export const pubsubReset = defineCommand({
   options: { peer: { type: 'string', aliases: ['p'], description: 'Only reset state for this peer ID' } },
   output: 'single',
   async run ({ options, deps: { datastore } }): Promise<PubsubResetOutput> {
+    // core/libp2p is not loaded by an offline node until a command needs it
+    const { SEQNO_PREFIX } = await import('../../core/libp2p/pubsub.js')
     let deleted = 0
     if (options.peer != null && options.peer !== '') {
       let id: string
