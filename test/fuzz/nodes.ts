@@ -79,7 +79,8 @@ export async function runTarget (node: FuzzNode, t: Target, opts: { seed: number
     // shrinking a hang waits out every timeout: report the first one as it is
     markInterruptAsFailure: true
   }).catch((err: Error) => {
-    if (err.message.includes(Hang.name) || /no answer in \d+ ms/.test(err.message)) err.name = 'Hang'
+    const cause = (err as Error & { cause?: unknown }).cause
+    if (cause instanceof Hang || /no answer in \d+ ms/.test(`${err.message} ${String((cause as Error | undefined)?.message ?? '')}`)) err.name = 'Hang'
     throw err
   })
   await healthy(node.ctx)

@@ -6,16 +6,16 @@ import { UnixFS } from 'ipfs-unixfs'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { carSection, carV1Header } from '../../plugins/dag/car.js'
-import { gatewayOutcome, multipartBody, rpcOutcome, send, target, violation, type FuzzContext, type Outcome, type Req } from './harness.js'
+import { gatewayOutcome, HANG_MS, multipartBody, rpcOutcome, send, target, violation, type FuzzContext, type Outcome, type Req } from './harness.js'
 
 const B = 'fuzzbound'
 const mpHeaders = (b = B): Record<string, string> => ({ 'Content-Type': `multipart/form-data; boundary=${b}` })
 /** one file part holding `content` */
 const filePart = (content: Buffer, name = 'file'): Buffer => multipartBody(B, [{ headers: [`Content-Disposition: form-data; name="${name}"; filename="${name}"`, 'Content-Type: application/octet-stream'], content }])
 
-async function post (ctx: FuzzContext, path: string, body?: Buffer | Buffer[], headers?: Record<string, string>): Promise<Outcome> {
+async function post (ctx: FuzzContext, path: string, body?: Buffer | Buffer[], headers?: Record<string, string>, timeoutMs?: number): Promise<Outcome> {
   const req: Req = { path, body, headers: body == null ? headers : { ...mpHeaders(), ...headers } }
-  return rpcOutcome(req, await send(ctx.rpc, req))
+  return rpcOutcome(req, await send(ctx.rpc, req, timeoutMs))
 }
 
 const q = encodeURIComponent
@@ -91,7 +91,8 @@ export const multipartBig = target({
     else if (kind === 'headers') body = multipartBody(B, [{ headers: [d, ...Array.from({ length: 10_000 }, (_, i) => `X-H${i}: v`)], content: Buffer.from('x') }])
     else body = multipartBody(B, [{ headers: [d, 'X-Long: ' + 'v'.repeat(1 << 20)], content: Buffer.from('x') }])
     // only-hash: the parser is what is tested; 10k fsynced blocks would only measure the disk
-    return await post(ctx, `/api/v0/add?wrap-with-directory=true&quiet=true${kind === 'parts' ? '&only-hash=true' : ''}`, body)
+    // 10k parts take seconds on a loaded machine (linear: ~0.6 ms a part): a hang is 4x the usual wait
+    return await post(ctx, `/api/v0/add?wrap-with-directory=true&quiet=true${kind === 'parts' ? '&only-hash=true' : ''}`, body, undefined, 4 * HANG_MS)
   },
   runs: 3,
   daemonRuns: 1
