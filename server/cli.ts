@@ -18,6 +18,9 @@ import { listenTarget } from './daemon.js'
 import { helpText } from './help.js'
 import { collectFiles, partName, totalSize } from './cli-files.js'
 
+/** what Go's strconv.ParseBool accepts */
+const GO_BOOLS = new Set(['1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False'])
+
 /** the registry's errors about positional arguments (missing or too many) */
 const ARGUMENT_ERROR = /^(argument "[^"]*" is required|file argument '[^']*' is required|expected \d+ argument\(s\), got \d+)$/
 
@@ -64,7 +67,13 @@ export function parseArgv (registry: Registry, argv: string[]): ParsedArgv {
         continue
       }
       if (opt == null) throw new RequestParseError(`unknown option "${name}"`)
-      if (eq >= 0) { put(name, body.slice(eq + 1)); continue }
+      if (eq >= 0) {
+        const value = body.slice(eq + 1)
+        // go-ipfs-cmds cli/parse.go reads a bool's value with strconv.ParseBool
+        if (opt.spec.type === 'bool' && !GO_BOOLS.has(value)) throw new RequestParseError(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`)
+        put(name, value)
+        continue
+      }
       if (opt.spec.type === 'bool') { put(name, 'true'); continue }
       if (i + 1 >= argv.length) throw new RequestParseError(`missing argument for option "${opt.canonical}"`)
       put(name, argv[++i])

@@ -59,7 +59,7 @@ describe('CLI as scripts use it (spawned daemon)', function () {
     expect(missing.stderr.startsWith('Error: argument "key" is required\n\nUSAGE\n  tsipfs config <key> [<value>] - Get and set IPFS config values.\n')).to.equal(true)
     const bad = d.cli(['pin', 'add', '--recursive=maybe', big])
     expect(bad.status).to.equal(1)
-    expect(bad.stderr).to.match(/^Error: [^\n]*"maybe"[^\n]*\n$/)
+    expect(bad.stderr).to.equal('Error: strconv.ParseBool: parsing "maybe": invalid syntax\n')
   })
 
   it('generates completions while the daemon runs, and completes an ipfs alias in bash', () => {
