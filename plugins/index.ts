@@ -8,6 +8,7 @@ import { logPlugin } from './log/index.js'
 import { diagPlugin } from './diag/index.js'
 import { shutdownPlugin } from './shutdown/index.js'
 import { removedPlugin } from './removed/index.js'
+import { objectPlugin } from './object/index.js'
 import { keyPlugin } from './key/index.js'
 import { cidPlugin } from './cid/index.js'
 import { multibasePlugin } from './multibase/index.js'
@@ -46,6 +47,7 @@ export function builtinPlugins (): Plugin[] {
     diagPlugin(),
     shutdownPlugin(),
     removedPlugin(),
+    objectPlugin(),
     cidPlugin(),
     multibasePlugin(),
     configPlugin(),
