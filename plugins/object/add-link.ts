@@ -29,7 +29,7 @@ export const objectPatchAddLink = defineCommand({
     const root = asPb(base)
     const changed: PbNode[] = []
     await insertAtPath(d, root, name, child, options.create === true, changed, signal)
-    return await finalize(d, root, changed, (options as Record<string, unknown>)['allow-big-block'] === true, signal)
+    return await finalize(d, root, changed, (options as { allowBigBlock?: boolean }).allowBigBlock === true, signal)
   },
   text: (out) => `${out.Hash}\n`
 })

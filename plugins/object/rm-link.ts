@@ -23,7 +23,7 @@ export const objectPatchRmLink = defineCommand({
     const root = asPb(await loadPath(d, args[0], signal))
     const changed: PbNode[] = []
     await removeAtPath(d, root, args[1], changed, signal)
-    return await finalize(d, root, changed, (options as Record<string, unknown>)['allow-big-block'] === true, signal)
+    return await finalize(d, root, changed, (options as { allowBigBlock?: boolean }).allowBigBlock === true, signal)
   },
   text: (out) => `${out.Hash}\n`
 })

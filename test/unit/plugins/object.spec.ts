@@ -2,6 +2,7 @@
 // Kubo 0.40.1 (`ipfs add -r` of the same tree, then the same commands, offline).
 import { expect } from 'chai'
 import * as dagCbor from '@ipld/dag-cbor'
+import * as dagPb from '@ipld/dag-pb'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { createTestNode, renderText, type TestNode } from '../../helpers/node.js'
@@ -81,6 +82,14 @@ describe('object plugin', () => {
       expect((await rejection(addLink(CBOR, 'n', C))).message).to.equal('expected protobuf dag node')
       expect((await rejection(addLink(A, 'n', 'QmNope'))).message).to.equal('invalid path "QmNope": path does not have enough components')
       expect((await rejection(addLink(A, 'n', `/ipfs/${A}/nope`))).message).to.equal(`no link named "nope" under ${A}`)
+    })
+    it('checks the new root’s size unless --allow-big-block (object patch’s option)', async () => {
+      const bytes = dagPb.encode({ Data: new Uint8Array(2 * 1024 * 1024 + 1), Links: [] })
+      const big = CID.createV0(await sha256.digest(bytes))
+      await node.container.cradle.blockstore.put(big, bytes)
+      expect((await rejection(addLink(big.toString(), 'n', C))).message).to.match(/^produced block is over 2MiB/)
+      const out = await node.invoke('object/patch/add-link', { args: [big.toString(), 'n', C], options: { 'allow-big-block': true } })
+      expect(await node.invoke('object/patch/rm-link', { args: [out.Hash, 'n'], options: { 'allow-big-block': true } })).to.deep.equal({ Hash: big.toString() })
     })
   })
 
