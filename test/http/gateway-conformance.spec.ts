@@ -9,9 +9,14 @@ import { ROOT } from '../helpers/daemon.js'
 describe('gateway conformance suite (ipfs/gateway-conformance)', function () {
   this.timeout(60 * 60_000)
 
-  it('passes every test against tsipfs (the skip list aside)', () => {
+  it('passes every test against tsipfs (the skip list aside)', function () {
     const out = path.join(ROOT, '.cache', 'gateway-conformance', 'results', 'tsipfs')
     const r = spawnSync('bash', [path.join(ROOT, 'scripts', 'gateway-conformance.sh'), '--out', out], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 55 * 60_000 })
+    if (r.status === 3) {
+      // the script's code for "the Go module proxy does not serve the suite": it cannot exist on this machine
+      process.stdout.write(`      skipped: ${r.stderr.trim().split('\n').pop() ?? ''}\n`)
+      this.skip()
+    }
     const summary = existsSync(path.join(out, 'summary.txt')) ? readFileSync(path.join(out, 'summary.txt'), 'utf8') : ''
     expect(summary, `script failed (${String(r.status)}): ${r.stderr}`).to.match(/^gateway-conformance: \d+ passed/)
     process.stdout.write(`      ${summary}`)
