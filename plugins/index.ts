@@ -9,6 +9,8 @@ import { diagPlugin } from './diag/index.js'
 import { shutdownPlugin } from './shutdown/index.js'
 import { removedPlugin } from './removed/index.js'
 import { objectPlugin } from './object/index.js'
+import { mountPlugin } from './mount/index.js'
+import { updatePlugin } from './update/index.js'
 import { keyPlugin } from './key/index.js'
 import { cidPlugin } from './cid/index.js'
 import { multibasePlugin } from './multibase/index.js'
@@ -48,6 +50,8 @@ export function builtinPlugins (): Plugin[] {
     shutdownPlugin(),
     removedPlugin(),
     objectPlugin(),
+    mountPlugin(),
+    updatePlugin(),
     cidPlugin(),
     multibasePlugin(),
     configPlugin(),
