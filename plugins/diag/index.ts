@@ -9,7 +9,7 @@ import { diagHealthy } from './healthy.js'
 export function diagPlugin (): Plugin {
   return {
     name: 'diag',
-    requires: ['requestLog', 'blockstore'],
+    requires: ['requestLog', 'blockstore', 'datastore', 'gcLock'],
     groups: [{ path: ['diag'], description: 'Generate diagnostic reports.' }],
     commands: [diagCmds, diagCmdsClear, diagCmdsSetTime, diagSys, diagHealthy]
   }

@@ -2,6 +2,9 @@ import { expect } from 'chai'
 import { createTestNode, type TestNode, renderText } from '../../helpers/node.js'
 import { rejection } from '../../helpers/assert.js'
 import { diagPlugin } from '../../../plugins/diag/index.js'
+import { RpcError } from '../../../core/errors.js'
+import { defaultConfig } from '../../../core/config/defaults.js'
+import { generateIdentity, identityOf } from '../../../core/repo/index.js'
 import { renderRequests, goStamp } from '../../../plugins/diag/cmds.js'
 import { formatGoDuration, parseGoDuration } from '../../../core/util/duration.js'
 import { tabwrite } from '../../../plugins/diag/tabwriter.js'
@@ -139,6 +142,41 @@ describe('diag plugin', () => {
     it('answers "ok" (text: no newline)', async () => {
       expect(await node.invoke('diag/healthy')).to.equal('ok')
       expect(await renderText(node, 'diag/healthy')).to.equal('ok')
+    })
+
+    it('really writes and removes a probe block and a probe key, leaving nothing behind', async () => {
+      const { blockstore, datastore } = node.container.cradle
+      const count = async (it: AsyncIterable<unknown> | Iterable<unknown>): Promise<number> => { let n = 0; for await (const _ of it) n++; return n } // eslint-disable-line @typescript-eslint/no-unused-vars
+      const blocksBefore = await count(blockstore.getAll())
+      const keysBefore = await count(datastore.query({}))
+      const seen: string[] = []
+      const put = blockstore.put.bind(blockstore)
+      // observe (not replace) the real store: the probe goes through it
+      blockstore.put = async (cid, bytes, opts) => { seen.push(cid.toString()); return await put(cid, bytes, opts) }
+      try {
+        expect(await node.invoke('diag/healthy')).to.equal('ok')
+      } finally { blockstore.put = put }
+      expect(seen).to.have.length(1)
+      expect(await count(blockstore.getAll())).to.equal(blocksBefore)
+      expect(await count(datastore.query({}))).to.equal(keysBefore)
+    })
+
+    it('online: fails with a 500 naming libp2p when the host is not started', async function () {
+      this.timeout(30_000)
+      const cfg = defaultConfig(identityOf(await generateIdentity()))
+      ;(cfg.Addresses as Record<string, unknown>).Swarm = ['/ip4/127.0.0.1/tcp/0']
+      cfg.Bootstrap = []
+      ;(cfg.Routing as Record<string, unknown>).DelegatedRouters = []
+      const online = await createTestNode({ plugins: [diagPlugin()], online: true, config: cfg })
+      try {
+        expect(await online.invoke('diag/healthy')).to.equal('ok')
+        const libp2p = online.container.cradle.libp2p
+        await libp2p?.stop()
+        const err = await rejection(online.invoke('diag/healthy'))
+        expect(err.message).to.equal('libp2p check failed: host is stopped')
+        expect(err).to.be.instanceOf(RpcError)
+        expect((err as RpcError).code).to.equal(0)
+      } finally { await online.stop() }
     })
   })
 })
