@@ -138,6 +138,39 @@ describe('diag plugin', () => {
     })
   })
 
+  describe('diag/datastore', () => {
+    // Kubo 0.40.1 `ipfs diag datastore get --hex /local/filesroot` on a repo whose MFS root is this CID's multihash
+    const VALUE = Buffer.from('1220475c05d79b2b904d5d3c210fc2c2679153 61e4ee3dc920fb169ad2b7d7f095fb'.replace(' ', ''), 'hex')
+    const DUMP = '00000000  12 20 47 5c 05 d7 9b 2b  90 4d 5d 3c 21 0f c2 c2  |. G\\...+.M]<!...|\n' +
+      '00000010  67 91 53 61 e4 ee 3d c9  20 fb 16 9a d2 b7 d7 f0  |g.Sa..=. .......|\n' +
+      '00000020  95 fb                                             |..|\n'
+
+    it('get: raw value, Kubo’s JSON, --hex dump, key-not-found error; CLI only', async () => {
+      const { Key } = await import('interface-datastore')
+      await node.container.cradle.datastore.put(new Key('/diagtest/filesroot'), VALUE)
+      expect(await node.invoke('diag/datastore/get', { args: ['/diagtest/filesroot'] })).to.deep.equal({ key: '/diagtest/filesroot', value: VALUE.toString('base64') })
+      const hex = await node.invoke('diag/datastore/get', { args: ['/diagtest/filesroot'], options: { hex: true } })
+      expect(hex.hex_dump).to.equal(DUMP)
+      expect(await renderText(node, 'diag/datastore/get', { args: ['/diagtest/filesroot'], options: { hex: true } })).to.equal(`Key: /diagtest/filesroot\nHex Dump:\n${DUMP}`)
+      expect((await rejection(node.invoke('diag/datastore/get', { args: ['/x/y'] }))).message).to.equal('key not found: /x/y')
+      expect(node.registry.resolveHttp(['diag', 'datastore', 'get'])).to.equal(undefined)
+      expect(node.registry.status(['diag', 'datastore', 'count'])).to.equal('experimental')
+    })
+
+    it('count: go-datastore prefixes (cleaned, whole segments), Kubo’s JSON and text', async () => {
+      const { Key } = await import('interface-datastore')
+      const ds = node.container.cradle.datastore
+      await ds.put(new Key('/ctest/a'), VALUE)
+      await ds.put(new Key('/ctest/b/c'), VALUE)
+      await ds.put(new Key('/ctestx'), VALUE)
+      expect(await node.invoke('diag/datastore/count', { args: ['/ctest/'] })).to.deep.equal({ prefix: '/ctest/', count: 2 })
+      expect((await node.invoke('diag/datastore/count', { args: ['ctest'] })).count).to.equal(2)
+      expect((await node.invoke('diag/datastore/count', { args: ['/cte'] })).count).to.equal(0)
+      expect(await renderText(node, 'diag/datastore/count', { args: ['/ctest/b'] })).to.equal('1\n')
+      expect((await node.invoke('diag/datastore/count', { args: ['/'] })).count).to.be.at.least(3)
+    })
+  })
+
   describe('diag/healthy', () => {
     it('answers "ok" (text: no newline)', async () => {
       expect(await node.invoke('diag/healthy')).to.equal('ok')
