@@ -5,16 +5,10 @@
 // grew by more than --max-rss MiB (default 96) or fds by more than --max-fds (default 16).
 // Options: --minutes N  --sample-seconds S (60)  --concurrency C (4)  --max-rss MiB  --max-fds N
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
+import { root, runUnderNode22 } from './lib/node22.js'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-// the daemon must be this Node's child with the same PID (bin/tsipfs.js re-execs itself in place only on
-// Node >= 22; under an older node it would start a child, and a kill -9 would miss the daemon)
-if (Number(process.versions.node.split('.')[0]) < 22) {
-  const { spawnSync } = await import('node:child_process')
-  const local = path.join(root, 'node_modules', 'node', 'bin', 'node')
-  process.exit(spawnSync(local, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' }).status ?? 1)
-}
+runUnderNode22(import.meta.url)
 const argv = process.argv.slice(2)
 const value = (name, dflt) => { const i = argv.indexOf(name); return i < 0 ? dflt : argv[i + 1] }
 const minutes = Number(value('--minutes', '60'))
