@@ -1,5 +1,5 @@
-// The connection manager (Kubo's basic connmgr over Swarm.ConnMgr): when more than HighWater peers are
-// connected, close the least valuable until LowWater remain. Value is the sum of the peer's tags in the
+// The connection manager (Kubo's basic connmgr over Swarm.ConnMgr): when more than HighWater connections are
+// open (go-libp2p counts connections, not peers), close the least valuable peers until LowWater remain. Value is the sum of the peer's tags in the
 // peer store (other services tag peers they care about); protected peers (peering, or anyone calling
 // protect) are never closed; peers connected for less than GracePeriod go last.
 // Beyond Kubo (whose grace period and 10 s silence let the count run far past HighWater, ipfs/kubo#9998):
@@ -13,6 +13,8 @@ export interface ConnMgrPeer {
   openedAt: number
   /** sum of tag values */
   value: number
+  /** open connections to the peer (default 1) */
+  conns?: number
 }
 
 export interface ConnMgrHost {
@@ -23,7 +25,9 @@ export interface ConnMgrHost {
 
 /** Which peers to close: pure, so it is unit-tested without a network. */
 export function choosePeersToClose (peers: ConnMgrPeer[], protectedIds: Set<string>, s: Pick<ConnMgrSettings, 'lowWater' | 'highWater' | 'gracePeriodMs'>, now: number): string[] {
-  if (peers.length <= s.highWater) return []
+  const conns = (p: ConnMgrPeer): number => p.conns ?? 1
+  let open = peers.reduce((n, p) => n + conns(p), 0)
+  if (open <= s.highWater) return []
   const candidates = peers.filter(p => !protectedIds.has(p.id))
   const grown = candidates.filter(p => now - p.openedAt >= s.gracePeriodMs)
   const young = candidates.filter(p => now - p.openedAt < s.gracePeriodMs)
@@ -32,18 +36,16 @@ export function choosePeersToClose (peers: ConnMgrPeer[], protectedIds: Set<stri
   young.sort(byValue)
   const close: string[] = []
   // Kubo: down to LowWater, among peers past their grace period
-  let excess = peers.length - s.lowWater
   for (const p of grown) {
-    if (excess <= 0) break
+    if (open <= s.lowWater) break
     close.push(p.id)
-    excess--
+    open -= conns(p)
   }
   // never above HighWater: young peers too, as few as needed
-  let over = peers.length - close.length - s.highWater
   for (const p of young) {
-    if (over <= 0) break
+    if (open <= s.highWater) break
     close.push(p.id)
-    over--
+    open -= conns(p)
   }
   return close
 }
@@ -77,9 +79,12 @@ export class ConnManager {
     return tags != null && (tag == null ? tags.size > 0 : tags.has(tag))
   }
 
-  /** called on every new connection: schedule a trim when above HighWater */
-  onConnection (count: number): void {
-    if (this.settings.type === 'none' || count <= this.settings.highWater || this.timer != null) return
+  /**
+   * Called on every new connection: schedule a trim check (at most one a second). The count is read when the
+   * check runs, not here: libp2p fires `connection:open` before its connection manager has stored the connection.
+   */
+  onConnection (): void {
+    if (this.settings.type === 'none' || this.timer != null) return
     const wait = Math.max(0, Math.min(1000, this.lastTrim + 1000 - Date.now()))
     this.timer = setTimeout(() => {
       this.timer = undefined

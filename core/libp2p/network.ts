@@ -84,18 +84,19 @@ export function createNetwork (parts: NetworkParts, libp2p: Libp2p, log: Logger)
   const isConnected = (peer: string): boolean => libp2p.getConnections(peerIdFromString(peer)).length > 0
   const connmgr = new ConnManager(settings.connMgr, {
     peers: async () => {
-      const byPeer = new Map<string, { id: PeerId, openedAt: number }>()
+      const byPeer = new Map<string, { id: PeerId, openedAt: number, conns: number }>()
       for (const c of libp2p.getConnections()) {
         const id = c.remotePeer.toString()
         const openedAt = c.timeline.open
         const cur = byPeer.get(id)
-        if (cur == null || openedAt < cur.openedAt) byPeer.set(id, { id: c.remotePeer, openedAt })
+        if (cur == null) byPeer.set(id, { id: c.remotePeer, openedAt, conns: 1 })
+        else { cur.conns++; cur.openedAt = Math.min(cur.openedAt, openedAt) }
       }
-      return await Promise.all([...byPeer.entries()].map(async ([id, { id: peerId, openedAt }]) => {
+      return await Promise.all([...byPeer.entries()].map(async ([id, { id: peerId, openedAt, conns }]) => {
         const peer = await libp2p.peerStore.get(peerId).catch(() => undefined)
         let value = 0
         for (const t of peer?.tags.values() ?? []) value += t.value
-        return { id, openedAt, value }
+        return { id, openedAt, value, conns }
       }))
     },
     close: async (peer) => { await libp2p.hangUp(peerIdFromString(peer)) },
@@ -136,7 +137,7 @@ export function createNetwork (parts: NetworkParts, libp2p: Libp2p, log: Logger)
     return rtts.get(peer.toString()) ?? 0n
   }
 
-  const onOpen = (): void => { connmgr.onConnection(connectedPeers()) }
+  const onOpen = (): void => { connmgr.onConnection() }
   const onConnect = (evt: CustomEvent<PeerId>): void => { peering.onConnect(evt.detail.toString()) }
   const onDisconnect = (evt: CustomEvent<PeerId>): void => {
     rtts.delete(evt.detail.toString())

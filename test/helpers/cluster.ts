@@ -168,6 +168,19 @@ export interface ClusterInit {
   netns?: boolean
 }
 
+/** The config both kinds of daemon start with: API, gateway and swarm (TCP + QUIC) on the peer's host (fixed
+ * ports inside a namespace, random ones on loopback), no bootstrap peers, no mDNS. */
+function peerAddresses (host: string, ns: Namespace | undefined): Record<string, unknown> {
+  const port = (p: number): number => ns != null ? p : 0
+  return {
+    'Addresses.API': `/ip4/${host}/tcp/${port(15001)}`,
+    'Addresses.Gateway': `/ip4/${host}/tcp/${port(18080)}`,
+    'Addresses.Swarm': [`/ip4/${host}/tcp/${port(14001)}`, `/ip4/${host}/udp/${port(14001)}/quic-v1`],
+    Bootstrap: [],
+    'Discovery.MDNS.Enabled': false
+  }
+}
+
 export class Cluster {
   readonly peers: Peer[] = []
   readonly network?: NetnsNetwork
@@ -201,15 +214,7 @@ export class Cluster {
     const repo = this.tempRepo('tsipfs-net-')
     const i = runCli(repo, ['init', '--profile=test'])
     if (i.status !== 0) throw new Error(`tsipfs init failed: ${i.stderr}`)
-    const port = (p: number): number => ns != null ? p : 0
-    editConfig(repo, {
-      'Addresses.API': `/ip4/${host}/tcp/${port(15001)}`,
-      'Addresses.Gateway': `/ip4/${host}/tcp/${port(18080)}`,
-      'Addresses.Swarm': [`/ip4/${host}/tcp/${port(14001)}`, `/ip4/${host}/udp/${port(14001)}/quic-v1`],
-      Bootstrap: [],
-      'Discovery.MDNS.Enabled': false,
-      ...init.config
-    })
+    editConfig(repo, { ...peerAddresses(host, ns), ...init.config })
     const { proc, log } = await spawnDaemon([NODE, CLI, 'daemon', ...(init.args ?? [])], { IPFS_PATH: repo }, ns, 'Daemon is ready', 60_000)
     return await this.daemonPeer('tsipfs', name, host, ns, repo, proc, log)
   }
@@ -226,14 +231,9 @@ export class Cluster {
       p.on('exit', resolve)
     })
     if (r !== 0) throw new Error(`kubo init failed (${String(r)})`)
-    const port = (p: number): number => ns != null ? p : 0
     editConfig(repo, {
-      'Addresses.API': `/ip4/${host}/tcp/${port(15001)}`,
-      'Addresses.Gateway': `/ip4/${host}/tcp/${port(18080)}`,
-      'Addresses.Swarm': [`/ip4/${host}/tcp/${port(14001)}`, `/ip4/${host}/udp/${port(14001)}/quic-v1`],
-      Bootstrap: [],
+      ...peerAddresses(host, ns),
       'AutoConf.Enabled': false,
-      'Discovery.MDNS.Enabled': false,
       'Plugins.Plugins.telemetry.Disabled': true,
       ...init.config
     })

@@ -58,11 +58,14 @@ describe('swarm: spawned tsipfs daemons', function () {
     const extra = [b, await c.tsipfs({ name: 'e' }), await c.tsipfs({ name: 'f' })]
     // d may close a connection while it is still opening: that is the trimming at work
     for (const p of extra) await p.connect(d).catch(() => {})
-    // HighWater 2: within a couple of seconds d is back at LowWater (1), and that one is a
-    await waitFor(async () => (await d.peers()).length <= 2, { what: 'd trims to HighWater', timeout: 10_000, interval: 200 })
-    const left = await d.peers()
+    // HighWater 2: within a couple of seconds d is back at or below HighWater, and a is among those left
+    const left = await waitFor(async () => { const p = await d.peers(); return p.length <= 2 ? p : false }, { what: 'd trims to HighWater', timeout: 10_000, interval: 200 })
     expect(left).to.include(a.id)
-    expect(left.length).to.be.at.most(2)
+    // trimmed peers may dial d again (their DHTs know it) and be trimmed again; the peered peer stays throughout
+    for (const end = Date.now() + 5_000; Date.now() < end;) {
+      expect(await d.peers(), 'the peered peer is never trimmed').to.include(a.id)
+      await new Promise(resolve => setTimeout(resolve, 200))
+    }
   })
 
   it('stats bw moves with a transfer: totals, per peer, per protocol', async () => {

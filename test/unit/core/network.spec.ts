@@ -158,6 +158,13 @@ describe('core/libp2p: network parts', () => {
       expect(peers.length - close.length).to.equal(4)
     })
 
+    it('counts connections, not peers, as go-libp2p does: two peers with three connections are above HighWater 2', () => {
+      const peers = [{ ...peer('a', 60_000, 100), conns: 1 }, { ...peer('b', 60_000), conns: 2 }]
+      expect(choosePeersToClose(peers, new Set(['a']), { lowWater: 1, highWater: 2, gracePeriodMs: 0 }, 100_000)).to.deep.equal(['b'])
+      // at HighWater by connections: nothing to do
+      expect(choosePeersToClose([peer('a', 60_000), peer('b', 60_000)], new Set(), { lowWater: 1, highWater: 2, gracePeriodMs: 0 }, 100_000)).to.deep.equal([])
+    })
+
     it('protect/unprotect by tag, and a trim closes through the host', async () => {
       const closed: string[] = []
       const now = Date.now()
