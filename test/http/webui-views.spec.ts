@@ -100,6 +100,7 @@ describe('web UI views: pins, keys, settings, sign-in', function () {
     await apiField.waitFor()
     expect(await apiField.inputValue()).to.equal((await api('config?arg=Addresses.API')).Value)
     expect(await page.getByLabel('Gateway Addresses.Gateway').inputValue()).to.equal(gw.replace('http://127.0.0.1:', '/ip4/127.0.0.1/tcp/'))
+    await page.getByTestId('families').locator('li').first().waitFor() // from /api/v0/commands, a request of its own
     const families = await page.getByTestId('families').locator('li').allTextContents()
     expect(families).to.include.members(['add', 'config', 'files', 'key', 'pin'])
     // the editor: bad JSON, then a bad shape, are refused before anything is sent
@@ -125,6 +126,8 @@ describe('web UI views: pins, keys, settings, sign-in', function () {
     // a profile: preview (dry run) lists the keys it changes, then apply
     await page.getByRole('combobox', { name: 'Profile' }).selectOption('lowpower')
     await page.getByRole('button', { name: 'Preview changes' }).click()
+    // the preview is a dry-run request: wait for its list before reading it
+    await page.getByTestId('profile-preview').locator('li').first().waitFor()
     const changed = await page.getByTestId('profile-preview').locator('li').allTextContents()
     expect(changed.length).to.be.greaterThan(0)
     const before = await api('config/show')
