@@ -4,11 +4,9 @@
 // `daemon` runs with V8 heap settings Node only takes on its command line (DAEMON_NODE_FLAGS), so it
 // replaces this process (process.execve: same PID, stdio and signals) with one started with them.
 // Other commands start as they are (no second start-up).
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
-import os from 'node:os'
 
 // block writes fsync many files at once: give libuv more threads than its default 4 (before first use)
 process.env.UV_THREADPOOL_SIZE ??= '64'
@@ -48,6 +46,8 @@ if (major < 22) {
     process.stderr.write(`Error: tsipfs needs Node >= 22 (this is ${process.version}); run 'npm install' in ${path.join(here, '..')} first\n`)
     process.exit(1)
   }
+  const { spawn } = await import('node:child_process')
+  const { default: os } = await import('node:os')
   const child = spawn(local, [...flags, ...process.execArgv, script, ...args], { stdio: 'inherit' })
   // the child shares our process group; forward signals only if it did not get them itself
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -70,6 +70,10 @@ if (major < 22) {
   if (flags.length > 0 && typeof process.execve === 'function') {
     process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, script, ...args], process.env)
   }
+  // V8's code cache for our modules and their dependencies, kept across runs (Node's default folder
+  // under the temp dir; NODE_COMPILE_CACHE or NODE_DISABLE_COMPILE_CACHE=1 as Node documents)
+  const { enableCompileCache } = await import('node:module')
+  enableCompileCache?.()
   const { main } = await import('../dist/server/cli.js')
   process.exitCode = await main(process.argv.slice(2))
 }

@@ -8,7 +8,7 @@ import type { Datastore } from 'interface-datastore'
 import type { Blockstore } from 'interface-blockstore'
 import type { Libp2p } from '@libp2p/interface'
 import type { CID } from 'multiformats/cid'
-import type { Cradle, RequestCradle } from './cradle.js'
+import type { Cradle } from './cradle.js'
 import { createConfigStore, configPath, type KuboConfig } from './config/index.js'
 import { defaultConfig } from './config/defaults.js'
 import { createFsKeystore, createMemoryKeystore } from './keystore/index.js'
@@ -20,7 +20,6 @@ import { NodeBlockstore } from './blockstore/index.js'
 import { createPins, pinEmptyDir } from './pins/index.js'
 import { RequestLog } from './request-log.js'
 import { createNodeControl } from './node.js'
-import { createCidEncoder } from './cid-encoder.js'
 import type { Logger } from 'winston'
 import { RwLock } from './util/rwlock.js'
 import { createGcRoots } from './gc/roots.js'
@@ -162,6 +161,7 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       requestLog: asValue(new RequestLog()),
       gcLock: asValue(new RwLock()),
       gcRoots: asValue(createGcRoots()),
+      offlineStores: asValue((scope: AwilixContainer<Cradle>) => { registerOffline(scope, container) }),
       node: asValue(createNodeControl({ daemon: init.daemon === true, online: libp2p != null, shutdown: init.shutdown }))
     })
     const held = lock
@@ -212,25 +212,4 @@ export function createOfflineScope (container: AwilixContainer<Cradle>): AwilixC
   return scope
 }
 
-export interface RequestScopeInit {
-  signal: AbortSignal
-  /** the request runs offline (global --offline/--local): no block fetching from the network */
-  offline?: boolean
-  /** the request's logger, made on first use */
-  log: () => Logger
-  cidBase?: string
-  upgradeCidv0InOutput?: boolean
-}
-
-/** A scope per invocation holding the request's signal, logger and CID encoder (and, offline, the offline store). */
-export function createRequestScope (container: AwilixContainer<Cradle>, init: RequestScopeInit): AwilixContainer<RequestCradle> {
-  const scope = container.createScope<RequestCradle>()
-  scope.register({
-    signal: asValue(init.signal),
-    log: asFunction(init.log).scoped(),
-    // lazy: an unknown --cid-base fails only commands that print CIDs (as Kubo's cmdenv)
-    cidEncoder: asFunction(() => createCidEncoder({ cidBase: init.cidBase, upgradeCidv0InOutput: init.upgradeCidv0InOutput })).scoped()
-  })
-  if (init.offline === true) registerOffline(scope, container)
-  return scope
-}
+export { createRequestScope, type RequestScopeInit } from './request-scope.js'

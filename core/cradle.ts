@@ -2,6 +2,7 @@
 // (declare module '…/core/cradle.js' { interface Cradle { mfs: Mfs } }); the registry adds `registry` that way
 // (registry/registry.ts), so core/ never imports registry/, plugins/ or server/.
 import type { Logger } from 'winston'
+import type { AwilixContainer } from 'awilix'
 import type { Datastore } from 'interface-datastore'
 import type { Blockstore } from 'interface-blockstore'
 import type { Libp2p } from '@libp2p/interface'
@@ -61,6 +62,11 @@ export interface Cradle {
   gcLock: RwLock
   /** extra roots GC keeps (MFS registers its root here): gcRoots.add(name, provider) */
   gcRoots: GcRoots
+  /**
+   * puts a scope off the network (core/container.ts registerOffline): its blockstore, resolver and pins
+   * never fetch; used for --offline requests (core/request-scope.ts) and the gateway's local view
+   */
+  offlineStores: (scope: AwilixContainer<any>) => void
 }
 
 /** Per-request keys, registered in a scope created for each invocation. */

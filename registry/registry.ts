@@ -4,7 +4,7 @@ import { camelize, coerceOptions, fillDefaults, type ResolvedOption } from './co
 import { globalOptions } from './global-options.js'
 import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
-import { execute } from './execute.js'
+import { LOAD_COMMAND, type LazyCommand } from './manifest.js'
 import type { CommandSpec, FileEntry, OptionSpec, Plugin, Prepared, Status, TreeNode } from './types.js'
 
 export type { Prepared, TreeNode } from './types.js'
@@ -68,6 +68,21 @@ export class Registry {
   }
 
   listPlugins (): readonly Plugin[] { return this.plugins }
+
+  /**
+   * The implementation of the command at `path`: a command declared from the manifest
+   * (registry/manifest.ts) is imported now and replaces its declaration in the tree.
+   */
+  async load (path: readonly string[]): Promise<CommandSpec | undefined> {
+    const node = this.node(path)
+    const declared = node?.command as LazyCommand | undefined
+    const loader = declared?.[LOAD_COMMAND]
+    if (node == null || loader == null) return declared
+    const command = await loader()
+    node.command = command.status === 'removed' ? removedStub(command) : command
+    this.tables.clear()
+    return node.command
+  }
 
   private ensure (path: readonly string[], plugin: string): TreeNode {
     let node = this.root
@@ -264,6 +279,9 @@ export class Registry {
    * streamed values, or the bytes as one Buffer.
    */
   async invoke (path: readonly string[], input: InvokeInput, container: AwilixContainer<Cradle>, signal: AbortSignal = new AbortController().signal): Promise<any> {
+    // loaded here: the CLI parses with the registry without loading the request machinery
+    const { execute } = await import('./execute.js')
+    await this.load(path)
     const outcome = await execute(this.prepare(path, input), container, { signal })
     if (outcome.kind === 'single') return outcome.value
     if (outcome.kind === 'ndjson') {

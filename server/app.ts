@@ -32,17 +32,8 @@ interface Security {
   auth?: Map<string, string[]>
 }
 
-/** config.ConvertAuthSecret: the Authorization header value a secret stands for ('' = ignored). */
-export function authHeaderFor (secret: string): string {
-  if (secret === '') return ''
-  const colon = secret.indexOf(':')
-  if (colon < 0) return `Bearer ${secret}`
-  const type = secret.slice(0, colon)
-  const value = secret.slice(colon + 1)
-  if (type === 'bearer') return `Bearer ${value}`
-  if (type === 'basic') return value.includes(':') ? `Basic ${Buffer.from(value).toString('base64')}` : `Basic ${value}`
-  return ''
-}
+export { authHeaderFor } from './addr.js'
+import { authHeaderFor } from './addr.js'
 
 function readSecurity (cfg: KuboConfig): Omit<Security, 'origins'> & { configured: string[] } {
   const api = (cfg.API ?? {}) as { HTTPHeaders?: Record<string, unknown> | null, Authorizations?: Record<string, { AuthSecret?: string, AllowedPaths?: string[] }> | null }

@@ -1,22 +1,30 @@
 // The CLI front end, driven by the same registry as the RPC server (go-ipfs-cmds cli/ + http/client.go):
 // parse argv with the command's spec, POST to the daemon (or run in-process), decode, render with `text`.
-import http from 'node:http'
+import type http from 'node:http'
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
+import { createRequire } from 'node:module'
 import { Registry, type TreeNode } from '../registry/registry.js'
 import { errorMessage, NotOnlineError, RequestParseError, RpcError } from '../core/errors.js'
-import { builtinPlugins } from '../plugins/index.js'
-import { defaultRepoPath, isInitialized, readApiFile } from '../core/repo/index.js'
+import { defaultRepoPath, isInitialized, readApiFile } from '../core/repo/paths.js'
 import { lockOwner } from '../core/repo/lock.js'
 import { loadConfigFile } from '../core/config/index.js'
-import { execute, textCall, type Outcome } from '../registry/execute.js'
-import type { CommandSpec, FileEntry, Plugin, TextCall } from '../registry/types.js'
-import { createNode, enabledPlugins } from './node.js'
-import { goJson } from './respond.js'
-import { authHeaderFor } from './app.js'
-import { listenTarget } from './daemon.js'
+import type { Outcome } from '../registry/execute.js'
+import { camelize } from '../registry/coerce.js'
+import type { CommandSpec, FileEntry, Plugin, Prepared, TextCall } from '../registry/types.js'
+import type { RequestCradle } from '../core/cradle.js'
+import type { Logging } from '../core/logger/index.js'
+import { enabledPlugins } from './plugins-config.js'
+import { manifestPlugins } from './cli-manifest.js'
+import { goJson } from './go-json.js'
+import { authHeaderFor, listenTarget } from './addr.js'
 import { helpText } from './help.js'
 import { collectFiles, partName, totalSize } from './cli-files.js'
+
+// The CLI loads only what the command it runs needs: its tree comes from the manifest
+// (server/cli-manifest.ts), the command's module is imported once parsed, and a node (core, stores,
+// every plugin) only for commands that run in-process on a repo.
+const require = createRequire(import.meta.url)
 
 /** what Go's strconv.ParseBool accepts */
 const GO_BOOLS = new Set(['1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False'])
@@ -143,8 +151,10 @@ async function post (target: Target, cmdPath: string[], query: URLSearchParams, 
   const headers: Record<string, string> = { 'User-Agent': 'tsipfs-cli' }
   if (target.auth != null) headers.Authorization = target.auth
   if (body != null) headers['Content-Type'] = `multipart/form-data; boundary=${body.boundary}`
+  // node:http is not in Node's start-up snapshot: loaded only by commands that talk to a daemon
+  const { request } = await import('node:http')
   return await new Promise((resolve, reject) => {
-    const req = http.request({
+    const req = request({
       method: 'POST',
       hostname: target.socketPath != null ? undefined : url.hostname.replace(/^\[|\]$/g, ''),
       port: target.socketPath != null ? undefined : url.port,
@@ -284,7 +294,7 @@ export async function main (argv: string[]): Promise<number> {
   quietOnClosedPipe(process.stderr)
   const repoPath = path.resolve(repoDirOf(argv) ?? defaultRepoPath())
   // the CLI's tree: built-in plugins not disabled in the repo config, plus third-party ones it names
-  let plugins: Plugin[] = builtinPlugins()
+  let plugins: Plugin[] = await manifestPlugins()
   if (await isInitialized(repoPath)) {
     try {
       plugins = await enabledPlugins(await loadConfigFile(path.join(repoPath, 'config')), repoPath, plugins)
@@ -299,7 +309,7 @@ export async function main (argv: string[]): Promise<number> {
     process.stderr.write(`Error: ${errorMessage(err)}\n`)
     return 1
   }
-  const command = parsed.node.command
+  let command = parsed.node.command
   if (parsed.help != null || command == null) {
     if (command == null && parsed.positionals.length > 0) {
       process.stderr.write(`Error: Unknown Command "${parsed.positionals[0]}"\n\n`)
@@ -310,7 +320,8 @@ export async function main (argv: string[]): Promise<number> {
     return 0
   }
   try {
-    await run(registry, parsed, command, repoPath, plugins)
+    command = (await registry.load(command.path)) ?? command
+    await run(registry, parsed, command, repoPath)
     return 0
   } catch (err) {
     const message = errorMessage(err)
@@ -321,7 +332,45 @@ export async function main (argv: string[]): Promise<number> {
   }
 }
 
-async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec, repoPath: string, plugins: Plugin[]): Promise<void> {
+/** The text-encoder view of a prepared call (registry/execute.ts textCall, without loading execute). */
+function textCallOf (prepared: Prepared): TextCall {
+  let options: TextCall['options'] | undefined
+  return {
+    path: prepared.command.path,
+    args: prepared.args,
+    get options () { return (options ??= camelize(prepared.values) as TextCall['options']) }
+  }
+}
+
+/**
+ * What a command that needs no repo runs against (Kubo's doesNotUseRepo): the CLI's tree, no stores and
+ * no container; the logger and the CID encoder load on first use.
+ */
+function lightDeps (registry: Registry, signal: AbortSignal, options: Record<string, unknown>): RequestCradle {
+  let logging: Logging | undefined
+  const getLogging = (): Logging => (logging ??= (require('../core/logger/index.js') as typeof import('../core/logger/index.js')).createLogging())
+  const values: Record<string, () => unknown> = {
+    repoPath: () => '',
+    registry: () => registry,
+    signal: () => signal,
+    logging: getLogging,
+    logger: () => getLogging().root,
+    log: () => getLogging().root,
+    cidEncoder: () => (require('../core/cid-encoder.js') as typeof import('../core/cid-encoder.js')).createCidEncoder({
+      cidBase: options['cid-base'] as string | undefined,
+      upgradeCidv0InOutput: options['upgrade-cidv0-in-output'] as boolean | undefined
+    })
+  }
+  return new Proxy({} as RequestCradle, {
+    get: (_, key) => {
+      const make = typeof key === 'string' ? values[key] : undefined
+      if (make == null) throw new RpcError(`this command runs without a repo and cannot use "${String(key)}"`)
+      return make()
+    }
+  })
+}
+
+async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec, repoPath: string): Promise<void> {
   parsed.raw.set('repo-dir', [repoPath])
   const enc = parsed.raw.get('encoding')?.[0] ?? parsed.raw.get('enc')?.[0] ?? 'text'
   // split positionals between string arguments and file paths
@@ -400,7 +449,7 @@ async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec
     }
     const res = await post(target, command.path as string[], query, body)
     const outcome = await outcomeOf(res, prepared.output)
-    await render(command, outcome, textCall(prepared), enc, totalSize(files))
+    await render(command, outcome, textCallOf(prepared), enc, totalSize(files))
     return
   }
   if (command.cli === false) throw new NotOnlineError("This command must be run in online mode. Try running 'ipfs daemon' first.")
@@ -409,13 +458,24 @@ async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec
   if (useRepo && !httpOk && command.repoAccess !== 'readonly' && command.cliOnly !== true && await lockOwner(repoPath) != null) {
     throw new RpcError('ipfs daemon is running. please stop it to run this command')
   }
-  const node = await createNode(useRepo ? { repoPath, online: false, readOnly: command.repoAccess === 'readonly' } : { online: false, noExternalPlugins: true, plugins })
+  const controller = new AbortController()
+  if (!useRepo) {
+    // no node: the command runs against the CLI's own tree
+    const { runPrepared } = await import('../registry/run.js')
+    const prepared = registry.prepare(command.path, input)
+    const deps = lightDeps(registry, controller.signal, prepared.values)
+    const outcome = await runPrepared(prepared, deps, { signal: controller.signal, log: () => deps.log })
+    await render(command, outcome, textCallOf(prepared), enc, totalSize(files))
+    return
+  }
+  const { execute } = await import('../registry/execute.js')
+  const { createNode } = await import('./node.js')
+  const node = await createNode({ repoPath, online: false, readOnly: command.repoAccess === 'readonly' })
   try {
     await node.start()
     const prepared = node.registry.prepare(command.path, input)
-    const controller = new AbortController()
     const outcome = await execute(prepared, node.container, { signal: controller.signal })
-    await render(command, outcome, textCall(prepared), enc, totalSize(files))
+    await render(command, outcome, textCallOf(prepared), enc, totalSize(files))
   } finally {
     await node.stop()
   }

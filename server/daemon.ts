@@ -28,15 +28,8 @@ interface DaemonOptions {
   enableNamesysPubsub?: boolean
 }
 
-/** A listen address from a multiaddr: TCP host/port or a unix socket path. */
-export function listenTarget (addr: string): { host: string, port: number } | { path: string } {
-  const parts = addr.split('/').filter(p => p !== '')
-  if (parts[0] === 'unix') return { path: '/' + parts.slice(1).join('/') }
-  if ((parts[0] === 'ip4' || parts[0] === 'ip6' || parts[0] === 'dns' || parts[0] === 'dns4' || parts[0] === 'dns6') && parts[2] === 'tcp') {
-    return { host: parts[1], port: Number(parts[3]) }
-  }
-  throw new RpcError(`serveHTTPApi: manet.Listen(${addr}) failed: unsupported address`)
-}
+export { listenTarget } from './addr.js'
+import { listenTarget } from './addr.js'
 
 /** $IPFS_PATH/gateway holds http://<host>:<port> of the first gateway listener (Kubo SetGatewayAddr). */
 function gatewayUrl (ma: string): string | undefined {

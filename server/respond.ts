@@ -8,11 +8,8 @@ import { blockBuffers } from '../core/unixfs/buffer-pool.js'
 import type { Outcome } from '../registry/execute.js'
 import type { CommandSpec, TextCall } from '../registry/types.js'
 
-/** Go encoding/json: HTML-safe escaping and U+2028/2029 escaped; a trailing newline from json.Encoder. */
-export function goJson (value: unknown): string {
-  return JSON.stringify(value ?? null)
-    .replace(/[<>&\u2028\u2029]/g, c => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) + '\n'
-}
+export { goJson } from './go-json.js'
+import { goJson } from './go-json.js'
 
 export const ENCODINGS = new Set(['json', 'xml', 'text', 'textnl', 'octet-stream'])
 

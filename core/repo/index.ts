@@ -1,6 +1,5 @@
 // The on-disk repo in Kubo's layout: config, version, datastore_spec, keystore/, blocks/ (flatfs), datastore/ (leveldb).
 import { promises as fs } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { generateKeyPair, privateKeyFromProtobuf, privateKeyToProtobuf } from '@libp2p/crypto/keys'
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
@@ -9,7 +8,7 @@ import { RpcError, NotInitializedError } from '../errors.js'
 import { DATASTORE_SPEC_FILE, defaultConfig, type KuboConfig } from '../config/defaults.js'
 import { applyProfiles } from '../config/profiles.js'
 import { configPath, loadConfigFile, serializeConfig } from '../config/index.js'
-import { exists, writeFileAtomic } from '../util/fs.js'
+import { writeFileAtomic } from '../util/fs.js'
 import { lockOwner } from './lock.js'
 import { FlatfsBlockstore, SHARDING_README, SHARDING_SPEC } from '../blockstore/flatfs.js'
 import { NodeBlockstore } from '../blockstore/index.js'
@@ -29,15 +28,9 @@ export interface Repo {
   clearAddrs: () => Promise<void>
 }
 
-export function defaultRepoPath (): string {
-  const env = process.env.IPFS_PATH
-  if (env != null && env !== '') return path.resolve(env)
-  return path.join(os.homedir(), '.tsipfs')
-}
-
-export async function isInitialized (repoPath: string): Promise<boolean> {
-  return await exists(path.join(repoPath, 'config'))
-}
+// the light helpers the CLI needs before it knows whether to load a node (core/repo/paths.ts)
+export { defaultRepoPath, isInitialized, readApiFile } from './paths.js'
+import { isInitialized } from './paths.js'
 
 export interface InitOptions {
   algorithm?: string
@@ -149,8 +142,3 @@ export function createRepo (repoPath: string): Repo {
   }
 }
 
-/** The daemon's API address from $IPFS_PATH/api, if present. */
-export async function readApiFile (repoPath: string): Promise<string | undefined> {
-  const text = await fs.readFile(path.join(repoPath, 'api'), 'utf8').catch(() => undefined)
-  return text?.trim() === '' ? undefined : text?.trim()
-}

@@ -1,9 +1,10 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
-import { randomBytes } from 'node:crypto'
 
 /** Write a file so that a crash leaves either the old or the new content: temp file, fsync, rename, fsync dir. */
 export async function writeFileAtomic (file: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+  // node:crypto loads on first use (the CLI's start-up does not need it)
+  const { randomBytes } = await import('node:crypto')
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
   const fh = await fs.open(tmp, 'w', mode)
   try {

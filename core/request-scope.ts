@@ -1,0 +1,33 @@
+// One scope per invocation: the request's signal, logger and CID encoder (and, offline, the node's
+// offline stores). Kept apart from core/container.ts so that running a command needs no store code.
+import { createRequire } from 'node:module'
+import { asFunction, asValue, type AwilixContainer } from 'awilix'
+import type { Logger } from 'winston'
+import type { Cradle, RequestCradle } from './cradle.js'
+
+// the CID encoder (multiformats' bases) is loaded on first use: most commands print no CID
+const require = createRequire(import.meta.url)
+const cidEncoderModule = (): typeof import('./cid-encoder.js') => require('./cid-encoder.js')
+
+export interface RequestScopeInit {
+  signal: AbortSignal
+  /** the request runs offline (global --offline/--local): no block fetching from the network */
+  offline?: boolean
+  /** the request's logger, made on first use */
+  log: () => Logger
+  cidBase?: string
+  upgradeCidv0InOutput?: boolean
+}
+
+/** A scope per invocation holding the request's signal, logger and CID encoder (and, offline, the offline store). */
+export function createRequestScope (container: AwilixContainer<Cradle>, init: RequestScopeInit): AwilixContainer<RequestCradle> {
+  const scope = container.createScope<RequestCradle>()
+  scope.register({
+    signal: asValue(init.signal),
+    log: asFunction(init.log).scoped(),
+    // lazy: an unknown --cid-base fails only commands that print CIDs (as Kubo's cmdenv)
+    cidEncoder: asFunction(() => cidEncoderModule().createCidEncoder({ cidBase: init.cidBase, upgradeCidv0InOutput: init.upgradeCidv0InOutput })).scoped()
+  })
+  if (init.offline === true && container.hasRegistration('offlineStores')) container.cradle.offlineStores(scope)
+  return scope
+}
