@@ -12,7 +12,7 @@ const shared = path.resolve(root, '..', 'shared', 'client-suite')
 const cache = path.join(root, '.cache', 'client-suite')
 
 /** Families that pass and must keep passing (CI runs these). */
-export const DELIVERED = ['version', 'id', 'config', 'bootstrap', 'key', 'add', 'cat', 'get', 'ls', 'refs', 'block', 'dag', 'files', 'pin', 'repo', 'name', 'resolve', 'name-pubsub', 'swarm', 'ping', 'stats', 'dht']
+export const DELIVERED = ['version', 'id', 'config', 'bootstrap', 'key', 'add', 'cat', 'get', 'ls', 'refs', 'block', 'dag', 'files', 'pin', 'repo', 'name', 'resolve', 'name-pubsub', 'swarm', 'ping', 'stats', 'dht', 'object', 'dns', 'stop']
 
 if (!existsSync(shared)) {
   console.error(`client-suite: ${shared} not found`)
@@ -33,9 +33,9 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lock) {
 // `--results DIR` (another results folder, for runs side by side); `--kubo`: run the suite against the
 // Kubo reference binary (scripts/kubo.sh builds it) instead, to compare; every other argument is a family
 const argv = process.argv.slice(2)
-const at = argv.indexOf('--results')
 const kubo = argv.includes('--kubo')
 if (kubo) argv.splice(argv.indexOf('--kubo'), 1)
+const at = argv.indexOf('--results')
 const results = at >= 0 ? path.resolve(argv[at + 1]) : path.join(root, '.cache', kubo ? 'client-suite-results-kubo' : 'client-suite-results')
 if (at >= 0) argv.splice(at, 2)
 const families = argv.length > 0 ? argv : DELIVERED
@@ -55,7 +55,8 @@ const env = {
   ...(kubo ? { IPFS_TELEMETRY: 'off', DO_NOT_TRACK: '1', DAEMON_EXTRA_CONFIG: process.env.DAEMON_EXTRA_CONFIG ?? JSON.stringify({ AutoConf: { Enabled: false } }) } : {})
 }
 // tsipfs: the DNSLink names the suite resolves (ipfs.io, docs.ipfs.io) come from a DNS-over-HTTPS server on
-// loopback (DNS.Resolvers), never real DNS, so the no-internet list's [name] and [resolve] entries run
+// loopback (DNS.Resolvers), never real DNS, so the no-internet list's [name], [resolve] and [dns] entries run
+// (dns then fails as against Kubo 0.40.1, which has no `dns` command: test/client-suite-skip.txt says so)
 let noInternet = path.join(cache, 'skip', 'no-internet.txt')
 let doh
 if (!kubo && existsSync(path.join(root, 'dist', 'test', 'helpers', 'doh.js'))) {
@@ -69,7 +70,7 @@ if (!kubo && existsSync(path.join(root, 'dist', 'test', 'helpers', 'doh.js'))) {
   for (const line of readFileSync(noInternet, 'utf8').split('\n')) {
     const m = /^\[(.+)\]$/.exec(line.trim())
     if (m != null) section = m[1]
-    if (section !== 'name' && section !== 'resolve') kept.push(line)
+    if (section !== 'name' && section !== 'resolve' && section !== 'dns') kept.push(line)
   }
   noInternet = path.join(cache, 'skip', 'no-internet-local-dns.txt')
   writeFileSync(noInternet, kept.join('\n'))
