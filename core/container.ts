@@ -15,7 +15,7 @@ import { createFsKeystore, createMemoryKeystore } from './keystore/index.js'
 import { createLogging, type Logging } from './logger/index.js'
 import { createRepo, generateIdentity, identityOf, privateKeyFromConfig, readRepoConfig } from './repo/index.js'
 import { acquireLock, type RepoLock } from './repo/lock.js'
-import { FlatfsBlockstore } from './blockstore/flatfs.js'
+import { FlatfsBlockstore, flatfsSync } from './blockstore/flatfs.js'
 import { NodeBlockstore } from './blockstore/index.js'
 import { createPins, pinEmptyDir } from './pins/index.js'
 import { RequestLog } from './request-log.js'
@@ -82,7 +82,9 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       await level.open()
       closers.push(async () => { await level.close() })
       datastore = level
-      const flatfs = new FlatfsBlockstore(path.join(repoPath, 'blocks'))
+      // Datastore.Spec's flatfs `sync` (read at start, as Kubo does)
+      const spec = (config.Datastore as { Spec?: unknown } | undefined)?.Spec
+      const flatfs = new FlatfsBlockstore(path.join(repoPath, 'blocks'), { sync: flatfsSync(spec) })
       await flatfs.open()
       closers.push(async () => { await flatfs.close() })
       blockstore = flatfs

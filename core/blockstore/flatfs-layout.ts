@@ -45,3 +45,22 @@ export const blockKey = (cid: CID): string => base32upper.baseEncode(cid.multiha
 /** next-to-last/2: the two characters before the last one */
 export const shardOf = (key: string): string => key.slice(-3, -1)
 export const isIdentity = (cid: CID): boolean => cid.multihash.code === IDENTITY
+
+/**
+ * Whether the flatfs mount of a `Datastore.Spec` asks for fsync (its `sync` field), looked up as
+ * Kubo's fsrepo does: through `mount` (its `mounts`), `measure` and `log` (their `child`) wrappers.
+ * Anything but `sync: false` keeps writes durable (Kubo refuses a flatfs spec without a boolean
+ * `sync`; we keep the safe choice). No flatfs mount (or no spec): durable.
+ */
+export function flatfsSync (spec: unknown): boolean {
+  const find = (node: unknown): Record<string, unknown> | undefined => {
+    if (node == null || typeof node !== 'object') return undefined
+    const n = node as Record<string, unknown>
+    if (n.type === 'flatfs') return n
+    if (Array.isArray(n.mounts)) {
+      for (const m of n.mounts) { const f = find(m); if (f != null) return f }
+    }
+    return find(n.child)
+  }
+  return find(spec)?.sync !== false
+}

@@ -60,7 +60,8 @@ export interface BatchWriterInit {
 }
 
 export class BatchWriter {
-  private readonly sync: boolean
+  /** fsync files and folders (Datastore.Spec flatfs `sync`) */
+  readonly sync: boolean
   private readonly concurrency: number
   private readonly syncSmallWrites: boolean
   private readonly madeDirs = new Set<string>()

@@ -24,7 +24,7 @@ import { NotFoundError } from '../errors.js'
 import { BatchWriter, type WriteItem } from './flatfs-write.js'
 import { TEMP_DIR, blockKey, isIdentity, shardOf } from './flatfs-layout.js'
 
-export { SHARDING_README, SHARDING_SPEC, TEMP_DIR, blockKey, isIdentity, shardOf } from './flatfs-layout.js'
+export { SHARDING_README, SHARDING_SPEC, TEMP_DIR, blockKey, flatfsSync, isIdentity, shardOf } from './flatfs-layout.js'
 
 const RAW = 0x55
 /**
@@ -135,6 +135,9 @@ export class FlatfsBlockstore implements Blockstore {
       await Promise.allSettled([...this.inflight, this.committing])
     }
   }
+
+  /** whether writes are fsynced before a put resolves (Datastore.Spec flatfs `sync`) */
+  get durable (): boolean { return this.writer.sync }
 
   fileOf (cid: CID): string {
     const key = blockKey(cid)

@@ -21,9 +21,14 @@ export const FALLBACK_BOOTSTRAP = [
   '/ip4/104.131.131.82/udp/4001/quic-v1/p2p/QmaCpDMGvV2BGHeYERUEnRQAwe3N8SzbUtfsmvsqQLuvuJ'
 ]
 
+/**
+ * Kubo's default spec, except the flatfs `sync`: Kubo's init writes `false` (no fsync: a power cut may
+ * lose or truncate recent blocks); tsipfs's init writes `true` so a new repo is durable by default.
+ * Both are honoured (core/blockstore flatfsSync); the `flatfs` profiles keep Kubo's `false`.
+ */
 export const DEFAULT_DATASTORE_SPEC: KuboConfig = {
   mounts: [
-    { mountpoint: '/blocks', path: 'blocks', prefix: 'flatfs.datastore', shardFunc: '/repo/flatfs/shard/v1/next-to-last/2', sync: false, type: 'flatfs' },
+    { mountpoint: '/blocks', path: 'blocks', prefix: 'flatfs.datastore', shardFunc: '/repo/flatfs/shard/v1/next-to-last/2', sync: true, type: 'flatfs' },
     { compression: 'none', mountpoint: '/', path: 'datastore', prefix: 'leveldb.datastore', type: 'levelds' }
   ],
   type: 'mount'

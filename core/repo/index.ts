@@ -10,7 +10,7 @@ import { applyProfiles } from '../config/profiles.js'
 import { configPath, loadConfigFile, serializeConfig } from '../config/index.js'
 import { writeFileAtomic } from '../util/fs.js'
 import { lockOwner } from './lock.js'
-import { FlatfsBlockstore, SHARDING_README, SHARDING_SPEC } from '../blockstore/flatfs.js'
+import { FlatfsBlockstore, SHARDING_README, SHARDING_SPEC, flatfsSync } from '../blockstore/flatfs.js'
 import { NodeBlockstore } from '../blockstore/index.js'
 import { createPins, pinEmptyDir } from '../pins/index.js'
 import { LevelDatastore } from 'datastore-level'
@@ -97,7 +97,7 @@ export async function initRepo (repoPath: string, opts: InitOptions = {}): Promi
   await fs.writeFile(path.join(blocks, '_README'), SHARDING_README)
   await fs.mkdir(path.join(repoPath, 'datastore'), { recursive: true })
   await writeFileAtomic(path.join(repoPath, 'datastore_spec'), DATASTORE_SPEC_FILE)
-  await seedRepo(repoPath)
+  await seedRepo(repoPath, flatfsSync((built.config.Datastore as { Spec?: unknown } | undefined)?.Spec))
   await writeFileAtomic(path.join(repoPath, 'version'), `${REPO_VERSION}\n`)
   // config last: its presence is what marks the repo initialised
   await writeFileAtomic(configPath(repoPath), serializeConfig(built.config), 0o600)
@@ -105,8 +105,8 @@ export async function initRepo (repoPath: string, opts: InitOptions = {}): Promi
 }
 
 /** Kubo's init pins the empty directory recursively: its block in blocks/, its pin in the leveldb datastore. */
-async function seedRepo (repoPath: string): Promise<void> {
-  const flatfs = new FlatfsBlockstore(path.join(repoPath, 'blocks'))
+async function seedRepo (repoPath: string, sync: boolean): Promise<void> {
+  const flatfs = new FlatfsBlockstore(path.join(repoPath, 'blocks'), { sync })
   await flatfs.open()
   const level = new LevelDatastore(path.join(repoPath, 'datastore'))
   await level.open()
