@@ -1,6 +1,7 @@
 // Content types: by file extension (Go's built-in table first, then mime-db through the mime-types
 // package), else sniffed from the first bytes (signatures in the spirit of gabriel-vasile/mimetype,
 // which boxo uses). Text types get "; charset=utf-8" as Go's mime.TypeByExtension adds it.
+import { isUtf8 } from 'node:buffer'
 import { lookup as mimeLookup } from 'mime-types'
 
 /** Go's builtinTypesLower (mime/type.go). */
@@ -61,11 +62,7 @@ function isUtf8Text (b: Uint8Array): boolean {
   let end = b.length
   for (let i = 0; i < 3 && end > 0 && (b[end - 1] & 0xc0) === 0x80; i++) end--
   if (end > 0 && b[end - 1] >= 0xc0) end--
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(b.subarray(0, end))
-  } catch {
-    return false
-  }
+  if (!isUtf8(b.subarray(0, end))) return false
   for (let i = 0; i < end; i++) {
     const c = b[i]
     if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0c && c !== 0x0d && c !== 0x1b) return false
