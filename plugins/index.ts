@@ -37,6 +37,7 @@ import { resolvePlugin } from './resolve/index.js'
 import { pubsubPlugin } from './pubsub/index.js'
 import { swarmPlugin } from './swarm/index.js'
 import { pingPlugin } from './ping/index.js'
+import { p2pPlugin } from './p2p/index.js'
 
 export function builtinPlugins (): Plugin[] {
   return [
@@ -76,6 +77,7 @@ export function builtinPlugins (): Plugin[] {
     resolvePlugin(),
     pubsubPlugin(),
     swarmPlugin(),
-    pingPlugin()
+    pingPlugin(),
+    p2pPlugin()
   ]
 }
