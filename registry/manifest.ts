@@ -5,7 +5,7 @@
 // plugins, never written by hand.
 import type { CommandSpec, GroupSpec, Plugin } from './types.js'
 
-export const MANIFEST_FORMAT = 1
+export const MANIFEST_FORMAT = 2
 
 /** A command as JSON: its spec without functions, and where to import the real one. */
 export interface ManifestCommand {
@@ -21,6 +21,8 @@ export interface ManifestPlugin {
   /** the plugin factory: module (relative to dist/) and export, called with no argument */
   module: string
   factory: string
+  /** the plugin adds services to the container (a node needs the plugin itself, not its declarations) */
+  registers?: boolean
   groups: GroupSpec[]
   commands: ManifestCommand[]
 }
@@ -35,6 +37,14 @@ export interface Manifest {
 /** The loader of a command declared from the manifest (kept by Registry spreads: an enumerable symbol). */
 export const LOAD_COMMAND = Symbol('tsipfs.loadCommand')
 export type LazyCommand = CommandSpec & { [LOAD_COMMAND]?: () => Promise<CommandSpec> }
+/** The factory of a plugin that registers services: a node built from the manifest loads it. */
+export const LOAD_PLUGIN = Symbol('tsipfs.loadPlugin')
+export type LazyPlugin = Plugin & { [LOAD_PLUGIN]?: () => Promise<Plugin> }
+
+/** The plugins a node needs: the ones registering services loaded, the others as declared. */
+export async function nodePlugins (plugins: readonly LazyPlugin[]): Promise<Plugin[]> {
+  return await Promise.all(plugins.map(async p => await p[LOAD_PLUGIN]?.() ?? p))
+}
 
 const notLoaded = (path: readonly string[]) => (): never => {
   throw new Error(`command /${path.join('/')} is declared by the manifest and was not loaded`)
@@ -74,6 +84,8 @@ export function lazyPlugins (manifest: Manifest, importer: (module: string) => P
       }
       return stub
     })
-    return { name: p.name, groups: p.groups, commands }
+    const plugin: LazyPlugin = { name: p.name, groups: p.groups, commands }
+    if (p.registers === true) plugin[LOAD_PLUGIN] = factory
+    return plugin
   })
 }

@@ -55,6 +55,7 @@ export async function buildManifest (stamp: string): Promise<Manifest> {
     return {
       name: p.name,
       ...factory,
+      registers: p.register != null,
       groups: (p.groups ?? []).map(g => JSON.parse(JSON.stringify(g))),
       commands: p.commands.map((c: CommandSpec) => ({ spec: specMetadata(c), ...exported.get(c) }))
     }

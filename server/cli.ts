@@ -469,10 +469,13 @@ async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec
     return
   }
   const { execute } = await import('../registry/execute.js')
+  // the node gets the CLI's plugins: declarations, except plugins that register services (loaded)
   const { createNode } = await import('./node.js')
-  const node = await createNode({ repoPath, online: false, readOnly: command.repoAccess === 'readonly' })
+  const { nodePlugins } = await import('../registry/manifest.js')
+  const node = await createNode({ repoPath, online: false, readOnly: command.repoAccess === 'readonly', plugins: await nodePlugins(registry.listPlugins()), noExternalPlugins: true })
   try {
     await node.start()
+    await node.registry.load(command.path)
     const prepared = node.registry.prepare(command.path, input)
     const outcome = await execute(prepared, node.container, { signal: controller.signal })
     await render(command, outcome, textCallOf(prepared), enc, totalSize(files))

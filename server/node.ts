@@ -7,7 +7,6 @@ import { MissingDependencyError } from '../core/errors.js'
 import { isStartable, startAll, stopAll, type Startable } from '../core/lifecycle.js'
 import { Registry } from '../registry/registry.js'
 import type { Plugin } from '../registry/types.js'
-import { builtinPlugins } from '../plugins/index.js'
 
 export interface NodeInit extends Omit<CoreInit, 'registry'> {
   /** replaces the built-in plugin list (tests) */
@@ -35,7 +34,7 @@ export async function createNode (init: NodeInit): Promise<TsipfsNode> {
     const logger = container.cradle.logging.forComponent('core')
     registry.onDeprecated = (p, replacement) => logger.warn(`command "${p}" is deprecated${replacement != null ? ', ' + replacement : ''}`)
     const config = container.cradle.config.get()
-    const enabled = await enabledPlugins(config, container.cradle.repoPath, [...(init.plugins ?? builtinPlugins()), ...(init.extraPlugins ?? [])], init.noExternalPlugins !== true)
+    const enabled = await enabledPlugins(config, container.cradle.repoPath, [...(init.plugins ?? (await import('../plugins/index.js')).builtinPlugins()), ...(init.extraPlugins ?? [])], init.noExternalPlugins !== true)
     for (const plugin of enabled) {
       plugin.register?.(container)
       registry.add(plugin)
