@@ -10,5 +10,10 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 export const PRODUCT_VERSION: string = pkg.version
 /** libp2p agent version and `id`'s AgentVersion: the product's own name and version */
 export const AGENT_VERSION = `tsipfs/${PRODUCT_VERSION}`
+let agentSuffix = ''
+/** `daemon --agent-version-suffix` (Kubo version.SetUserAgentSuffix): appended after a `/` */
+export function setAgentVersionSuffix (suffix: string): void { agentSuffix = suffix }
+/** The agent version with the daemon's suffix, as `id` and identify show it (Kubo GetUserAgentVersion). */
+export function agentVersion (): string { return agentSuffix !== '' ? `${AGENT_VERSION}/${agentSuffix}` : AGENT_VERSION }
 /** Server header on every RPC and gateway response */
 export const SERVER_HEADER = `tsipfs/${PRODUCT_VERSION}`

@@ -2,8 +2,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
-import { RpcError } from '../core/errors.js'
-import { defaultRepoPath, initRepo, isInitialized } from '../core/repo/index.js'
+import { InvalidArgumentError, RpcError } from '../core/errors.js'
+import { defaultRepoPath, isInitialized, readRepoConfig } from '../core/repo/index.js'
 import { loadConfigFile, type KuboConfig } from '../core/config/index.js'
 import { createLogging } from '../core/logger/index.js'
 import { versionInfo, versionText } from '../plugins/version/system.js'
@@ -15,6 +15,8 @@ import { createRpcApp } from './app.js'
 import { withWebui } from './webui.js'
 import { attachProxySupport, createGatewayApp, GO_MAX_HEADER_BYTES } from './gateway/index.js'
 import { gatewaySettings } from './gateway/config.js'
+import { REPO_VERSION, setAgentVersionSuffix } from '../core/version.js'
+import { checkFdLimit, mountFuse, repoVersion, routingOverride, yesNoPrompt } from './daemon-flags.js'
 
 export interface DaemonMessage { Message: string }
 
@@ -26,7 +28,20 @@ interface DaemonOptions {
   routing?: string
   enablePubsubExperiment?: boolean
   enableNamesysPubsub?: boolean
+  enableMplexExperiment?: boolean
+  manageFdlimit?: boolean
+  migrate?: boolean
+  mount?: boolean
+  mountIpfs?: string
+  mountIpns?: string
+  mountMfs?: string
+  unrestrictedApi?: boolean
+  agentVersionSuffix?: string
+  disableTransportEncryption?: boolean
 }
+
+/** Gateway paths the API port serves with --unrestricted-api (Kubo: GatewayOption("/ipfs", "/ipns")) */
+const isContentPath = (url: string | undefined): boolean => /^\/ip[fn]s\//.test(url ?? '')
 
 export { listenTarget } from './addr.js'
 import { listenTarget } from './addr.js'
@@ -68,14 +83,49 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
   const options = call.options
   const repoPath = options.repoDir ?? defaultRepoPath()
   yield { Message: 'Initializing daemon...\n' }
+  const logging = createLogging({ console: true })
+  const cmdLog = logging.forComponent('cmd/ipfs')
+  if (options.manageFdlimit !== false) {
+    const fd = checkFdLimit()
+    if (fd.warning != null) logging.forComponent('ulimit').error(fd.warning)
+    if (fd.error != null) cmdLog.error(fd.error)
+  }
+  if (options.disableTransportEncryption === true) {
+    throw new RpcError('--disable-transport-encryption is not supported: js-libp2p has no unencrypted transport security that go-libp2p speaks')
+  }
   if (!await isInitialized(repoPath)) {
     if (options.init !== true) throw new RpcError(`no IPFS repo found in ${repoPath}.\nplease run: 'ipfs init'`)
     let config: KuboConfig | undefined
     if (options.initConfig != null && options.initConfig !== '') config = await loadConfigFile(options.initConfig)
-    const { key } = await initRepo(repoPath, { profile: options.initProfile, config })
-    yield { Message: `initializing IPFS node at ${repoPath}\npeer identity: ${peerIdFromPrivateKey(key).toString()}\n` }
+    // Kubo's daemon --init runs init without --empty-repo: the help files are added too
+    const { initNode } = await import('../plugins/cli/init.js')
+    yield * initNode(repoPath, { profile: options.initProfile, config, docs: true })
+  }
+  // fsrepo.ErrNeedMigration: an older repo is migrated only when --migrate says so or the prompt is answered y
+  const found = await repoVersion(repoPath)
+  if (found != null && found < REPO_VERSION) {
+    yield { Message: `Kubo repository at ${repoPath} has version ${found} and needs to be migrated to version ${REPO_VERSION}.\n` }
+    let migrate = options.migrate
+    if (migrate == null) {
+      const asked: string[] = []
+      migrate = await yesNoPrompt('Run migrations now? [y/N]', (t) => { asked.push(t) })
+      yield { Message: asked.join('') }
+    }
+    if (!migrate) {
+      yield { Message: `Not running migrations on repository at ${repoPath}. Re-run daemon with --migrate or see 'ipfs repo migrate --help'\n` }
+      throw new RpcError('fs-repo requires migration')
+    }
+    const { repoMigrate } = await import('../plugins/repo/migrate.js')
+    yield * repoMigrate.run({ ...call, options: { ...call.options, repoDir: repoPath, to: REPO_VERSION, allowDowngrade: false } } as any) as AsyncIterable<DaemonMessage>
   }
   const offline = options.offline === true || options.local === true
+  const routingType = routingOverride(options.routing)
+  if (Object.hasOwn(options, 'enableMplexExperiment')) {
+    cmdLog.error('The mplex multiplexer has been enabled by default and the experimental enable-mplex-experiment flag has been removed.')
+  }
+  // Version.AgentSuffix in the config wins over the flag (Kubo: cfg.Version.AgentSuffix.WithDefault(flag))
+  const cfgSuffix = ((await readRepoConfig(repoPath, options.configFile)).Version as { AgentSuffix?: unknown } | undefined)?.AgentSuffix
+  setAgentVersionSuffix(typeof cfgSuffix === 'string' ? cfgSuffix : options.agentVersionSuffix ?? '')
   let resolveStop!: (why: string) => void
   const stopped = new Promise<string>(resolve => { resolveStop = resolve })
   const node = await createNode({
@@ -85,9 +135,9 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     // only what is configured gets loaded: no gossipsub without pubsub, no kad-dht with Routing.Type none
     pubsub: options.enablePubsubExperiment,
     ipnsPubsub: options.enableNamesysPubsub,
-    routingType: options.routing != null && options.routing !== 'default' ? options.routing : undefined,
+    routingType,
     daemon: true,
-    logging: createLogging({ console: true }),
+    logging,
     shutdown: () => resolveStop('shutdown requested')
   })
   const servers: http.Server[] = []
@@ -108,7 +158,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     const control = node.container.cradle.node
     // the read-only HTTP gateway: one app, a listener per Addresses.Gateway entry; it reads the local
     // store and fetches through the node's store unless Gateway.NoFetch
-    const gateway = gatewayAddrs.length === 0
+    const gateway = gatewayAddrs.length === 0 && options.unrestrictedApi !== true
       ? undefined
       : createGatewayApp({
         container: createOfflineScope(node.container),
@@ -117,13 +167,17 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     // an address in both lists gets one listener serving both (Kubo would fail to bind the second):
     // RPC paths go to the API, everything else to the gateway (port 0 means a port of its own each)
     const shared = new Set(gatewayAddrs.filter(a => apiAddrs.includes(a) && !/\/tcp\/0$/.test(a)))
+    // --unrestricted-api: the API port also serves /ipfs/ and /ipns/ (Kubo serves only the web UI's paths there)
+    const unrestricted = options.unrestrictedApi === true ? gateway : undefined
     const gatewayBound: string[] = []
     for (const addr of apiAddrs) {
       let port: number | string = '<port>'
       const rpc = withWebui(createRpcApp({ container: node.container, port: () => port }).callback(), { config })
       const handler = gateway != null && shared.has(addr)
         ? (req: http.IncomingMessage, res: http.ServerResponse) => { void (isApiPath(req.url) ? rpc(req, res) : gateway(req, res)) }
-        : rpc
+        : unrestricted != null
+          ? (req: http.IncomingMessage, res: http.ServerResponse) => { void (isContentPath(req.url) ? unrestricted(req, res) : rpc(req, res)) }
+          : rpc
       const server = http.createServer({ keepAlive: true, requestTimeout: 0, maxHeaderSize: GO_MAX_HEADER_BYTES }, handler)
       server.headersTimeout = 0
       attachProxySupport(server)
@@ -138,6 +192,11 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
       if (webui != null) yield { Message: `WebUI: ${webui}/webui\n` }
     }
     if (control.apiAddrs.length > 0) await repo.setApiAddr(control.apiAddrs[0])
+    // --mount: after the API is served, as Kubo; offline is a client error there
+    if (options.mount === true) {
+      if (offline) throw new InvalidArgumentError('mount is not currently supported in offline mode')
+      await mountFuse(options, cfg.Mounts as Record<string, unknown> | undefined)
+    }
     if (gateway != null) {
       for (const addr of gatewayAddrs) {
         if (shared.has(addr)) continue
@@ -151,7 +210,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
       for (const url of gatewayBound.map(gatewayUrl)) {
         if (routingApi && url != null) yield { Message: `Routing V1 API exposed at ${url}/routing/v1\n` }
       }
-      const url = gatewayUrl(gatewayBound[0])
+      const url = gatewayBound.length > 0 ? gatewayUrl(gatewayBound[0]) : undefined
       if (url != null) await repo.setGatewayAddr(url)
     }
     // --enable-gc: corerepo.PeriodicGC

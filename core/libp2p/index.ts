@@ -8,7 +8,7 @@ import type { Libp2p, PrivateKey } from '@libp2p/interface'
 import type { Datastore } from 'interface-datastore'
 import type { Logger } from 'winston'
 import type { KuboConfig } from '../config/index.js'
-import { AGENT_VERSION, PRODUCT_VERSION } from '../version.js'
+import { agentVersion, PRODUCT_VERSION } from '../version.js'
 import { netSettings, dhtMode as dhtModeOf } from './settings.js'
 import { planTransports } from './transports.js'
 import { buildServices, loopbackOnly } from './services.js'
@@ -77,7 +77,7 @@ export async function createNetworkHost (deps: Libp2pDeps): Promise<{ libp2p: Li
     privateKey,
     datastore,
     start: false,
-    nodeInfo: { name: 'tsipfs', version: PRODUCT_VERSION, userAgent: AGENT_VERSION },
+    nodeInfo: { name: 'tsipfs', version: PRODUCT_VERSION, userAgent: agentVersion() },
     addresses: {
       listen: plan.listen,
       announce: settings.announce,

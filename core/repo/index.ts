@@ -38,6 +38,8 @@ export interface InitOptions {
   profile?: string
   /** a full config to start from (init's default-config argument) */
   config?: KuboConfig
+  /** an identity made beforehand (init prints it before checking the repo) */
+  key?: PrivateKey
 }
 
 export interface InitResult { peerId: string, keyType: string, bits?: number }
@@ -45,7 +47,7 @@ export interface InitResult { peerId: string, keyType: string, bits?: number }
 export async function generateIdentity (algorithm = 'ed25519', bits?: number): Promise<PrivateKey> {
   switch (algorithm.toLowerCase()) {
     case 'ed25519':
-      if (bits != null && bits !== 0 && bits !== 256) throw new RpcError(`invalid key size ${bits}: ed25519 keys are always 256 bits`)
+      if (bits != null) throw new RpcError('number of key bits does not apply when using ed25519 keys')
       return await generateKeyPair('Ed25519')
     case 'secp256k1':
       if (bits != null && bits !== 0 && bits !== 256) throw new RpcError(`invalid key size ${bits}: secp256k1 keys are always 256 bits`)
@@ -75,7 +77,13 @@ export function privateKeyFromConfig (cfg: KuboConfig): PrivateKey {
 
 /** Build a new config: identity, defaults, profiles. */
 export async function buildInitConfig (opts: InitOptions): Promise<{ config: KuboConfig, key: PrivateKey }> {
-  const key = await generateIdentity(opts.algorithm, opts.bits)
+  // a given config is used as it is, identity included (Kubo's init with a config file generates no key)
+  if (opts.config != null && opts.key == null) {
+    const config = structuredClone(opts.config)
+    if (opts.profile != null && opts.profile !== '') applyProfiles(config, opts.profile)
+    return { config, key: privateKeyFromConfig(config) }
+  }
+  const key = opts.key ?? await generateIdentity(opts.algorithm, opts.bits)
   const config = opts.config != null ? structuredClone(opts.config) : defaultConfig(identityOf(key))
   config.Identity = identityOf(key)
   if (opts.profile != null && opts.profile !== '') applyProfiles(config, opts.profile)

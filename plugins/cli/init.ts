@@ -1,12 +1,14 @@
 // tsipfs init: write a new repo (Kubo cmd/ipfs/kubo/init.go).
 import { promises as fs } from 'node:fs'
 import { defineCommand } from '../../registry/define.js'
-import { defaultRepoPath, initRepo } from '../../core/repo/index.js'
+import { defaultRepoPath, generateIdentity, initRepo } from '../../core/repo/index.js'
+import { addInitDocs } from '../../core/repo/init-doc.js'
 import { createCoreContainer } from '../../core/container.js'
 import { EMPTY_DIR_CID } from '../../core/mfs/index.js'
 import { Registry } from '../../registry/registry.js'
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import type { KuboConfig } from '../../core/config/index.js'
+import type { PrivateKey } from '@libp2p/interface'
 
 export interface InitOutput { Message: string }
 
@@ -37,28 +39,52 @@ export const cliInit = defineCommand({
         if (text !== '') config = JSON.parse(text) as KuboConfig
       }
     }
-    const algorithm = options.algorithm.toLowerCase()
-    const label = algorithm === 'rsa' ? `${options.bits ?? 2048}-bit RSA` : algorithm.toUpperCase()
-    const { key } = await initRepo(repoPath, { algorithm, bits: options.bits, profile: options.profile, config })
-    await fs.access(repoPath)
-    yield { Message: `generating ${label} keypair...done\n` }
-    yield { Message: `peer identity: ${peerIdFromPrivateKey(key).toString()}\n` }
-    yield { Message: `initializing IPFS node at ${repoPath}\n` }
-    await initializeIpnsKeyspace(repoPath)
+    yield * initNode(repoPath, { algorithm: options.algorithm, bits: options.bits, profile: options.profile, config, docs: options.emptyRepo === false })
   },
   text: (out: InitOutput) => out.Message
 })
 
+export interface InitNodeOptions {
+  algorithm?: string
+  bits?: number
+  profile?: string
+  /** a config to use as it is, identity included (no key is generated) */
+  config?: KuboConfig
+  /** add and pin the help files (Kubo's init without --empty-repo; `daemon --init` always) */
+  docs?: boolean
+}
+
+/** Kubo's doInit with its identity first: `init` and `daemon --init` print the same lines. */
+export async function * initNode (repoPath: string, o: InitNodeOptions): AsyncGenerator<InitOutput> {
+  let key: PrivateKey | undefined
+  if (o.config == null) {
+    // CreateIdentity: RSA announces itself before checking the size; the repo checks come after
+    const algorithm = (o.algorithm ?? 'ed25519').toLowerCase()
+    if (algorithm === 'rsa') yield { Message: `generating ${o.bits ?? 2048}-bit RSA keypair...` }
+    key = await generateIdentity(algorithm, o.bits)
+    if (algorithm !== 'rsa') yield { Message: `generating ${algorithm.toUpperCase()} keypair...` }
+    yield { Message: 'done\n' }
+    yield { Message: `peer identity: ${peerIdFromPrivateKey(key).toString()}\n` }
+  }
+  yield { Message: `initializing IPFS node at ${repoPath}\n` }
+  await initRepo(repoPath, { key, profile: o.profile, config: o.config })
+  await fs.access(repoPath)
+  const docs = await initializeIpnsKeyspace(repoPath, o.docs === true)
+  if (docs != null) yield { Message: `to get started, enter:\n\n\tipfs cat /ipfs/${docs}/readme\n\n` }
+}
+
 /**
- * Kubo's init, after writing the repo (initializeIpnsKeyspace): the node's own IPNS name points at the empty
- * directory, a record kept in the local datastore only. (Kubo 0.40 adds no help files: --empty-repo is
- * true by default and the only choice.)
+ * Kubo's init, after writing the repo: with --empty-repo=false the help files are added and pinned
+ * (addDefaultAssets; their CID is returned), then initializeIpnsKeyspace: the node's own IPNS name points at the
+ * empty directory, a record kept in the local datastore only.
  */
-async function initializeIpnsKeyspace (repoPath: string): Promise<void> {
+async function initializeIpnsKeyspace (repoPath: string, docs: boolean): Promise<string | undefined> {
   const core = await createCoreContainer({ repoPath, registry: new Registry(), online: false })
   try {
-    const { nameSystem, keystore } = core.container.cradle
+    const { nameSystem, keystore, blockstore, pins } = core.container.cradle
+    const root = docs ? (await addInitDocs(blockstore, pins)).toString() : undefined
     await nameSystem.publish(keystore.self(), `/ipfs/${EMPTY_DIR_CID.toString()}`, { network: false })
+    return root
   } finally {
     await core.close()
   }

@@ -7,7 +7,7 @@ import { base58btc } from 'multiformats/bases/base58'
 import * as Digest from 'multiformats/hashes/digest'
 import { RpcError } from '../../core/errors.js'
 import { multibase, multibaseOf } from '../../core/multibase.js'
-import { AGENT_VERSION } from '../../core/version.js'
+import { agentVersion } from '../../core/version.js'
 import { defineCommand } from '../../registry/define.js'
 import type { IdOutput } from './output.js'
 
@@ -56,7 +56,7 @@ async function printSelf (format: (id: PeerId) => string, id: PeerId, publicKey:
     addresses = sortedOrNull(libp2p.getMultiaddrs().map(a => withP2p(a.toString(), id)))
     protocols = [...libp2p.getProtocols()].sort()
   }
-  return { ID: format(id), PublicKey: base64(publicKey), Addresses: addresses, AgentVersion: cleanAndTrim(AGENT_VERSION), Protocols: protocols }
+  return { ID: format(id), PublicKey: base64(publicKey), Addresses: addresses, AgentVersion: cleanAndTrim(agentVersion()), Protocols: protocols }
 }
 
 export async function printPeer (format: (id: PeerId) => string, id: PeerId, libp2p: Libp2p | null): Promise<IdOutput> {
