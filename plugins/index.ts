@@ -24,6 +24,7 @@ import { refsPlugin } from './refs/index.js'
 import { addPlugin } from './add/index.js'
 import { dagPlugin } from './dag/index.js'
 import { pinPlugin } from './pin/index.js'
+import { pinRemotePlugin } from './pin-remote/index.js'
 import { repoPlugin } from './repo/index.js'
 import { filesPlugin } from './files/index.js'
 import { filestorePlugin } from './filestore/index.js'
@@ -65,6 +66,7 @@ export function builtinPlugins (): Plugin[] {
     refsPlugin(),
     dagPlugin(),
     pinPlugin(),
+    pinRemotePlugin(),
     repoPlugin(),
     filesPlugin(),
     filestorePlugin(),

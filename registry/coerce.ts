@@ -68,7 +68,8 @@ export function coerceValue<T extends OptionType> (spec: OptionSpec<T>, canonica
     case 'uint64': out = parseGoInt(text, true, 64) ?? fail(); break
     case 'float': out = parseGoFloat(text) ?? fail(); break
     case 'string': out = text; break
-    case 'strings': out = spec.delimiter != null ? text.split(spec.delimiter) : [text]; break
+    // (a delimiter splits values on the CLI only, as go-ipfs-cmds does: server/cli.ts)
+    case 'strings': out = [text]; break
   }
   return out as ValueOf[T]
 }

@@ -27,7 +27,7 @@ export interface OptionSpec<T extends OptionType = OptionType> {
   /** other names, e.g. ['r'] (Kubo's short names) */
   aliases?: readonly string[]
   default?: ValueOf[T]
-  /** strings only: also split each value on this delimiter */
+  /** strings only: the CLI also splits each value on this delimiter (HTTP takes each value whole, as Kubo) */
   delimiter?: string
 }
 

@@ -30,6 +30,21 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lock) {
   writeFileSync(stamp, lock)
 }
 
+// The suite's mock pinning service answers every pin with its default delegates (documentation addresses and
+// example.net/org names), which a daemon dials as Kubo does: on this copy it answers with a loopback one (a
+// refused port) instead, so that nothing leaves loopback
+const services = path.join(cache, 'lib', 'services.js')
+const servicesText = readFileSync(services, 'utf8')
+const loopbackDelegates = "setup({ token, loglevel: 'error', delegates: '/ip4/127.0.0.1/tcp/1/p2p/QmaCpDMGvV2BGHeYERUEnRQAwe3N8SzbUtfsmvsqQLuvuJ' })"
+if (!servicesText.includes(loopbackDelegates)) {
+  const patched = servicesText.replace("setup({ token, loglevel: 'error' })", loopbackDelegates)
+  if (patched === servicesText) {
+    console.error(`client-suite: ${services} no longer starts the pinning service as expected; update scripts/client-suite.js`)
+    process.exit(1)
+  }
+  writeFileSync(services, patched)
+}
+
 // `--results DIR` (another results folder, for runs side by side); `--kubo`: run the suite against the
 // Kubo reference binary (scripts/kubo.sh builds it) instead, to compare; every other argument is a family
 const argv = process.argv.slice(2)

@@ -417,6 +417,12 @@ async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec
       if (given(k) === undefined) parsed.raw.set(k, [v])
     }
   }
+  // Kubo's DelimitedStringsOption: the CLI splits each value (`--status=queued,pinned`); over HTTP a value is one item
+  const optionTable = registry.optionTable(command.path)
+  for (const [k, list] of parsed.raw) {
+    const delimiter = optionTable.get(k)?.spec.delimiter
+    if (delimiter != null) parsed.raw.set(k, list.flatMap(v => v.split(delimiter)))
+  }
   let stdinLines: string[] | undefined
   const last = defs[defs.length - 1]
   if (last?.kind === 'string' && last.stdin === true && stringVals.length === 0 && !process.stdin.isTTY) {

@@ -33,6 +33,8 @@ export interface PeerInit {
   zone?: number
   /** Helia: which DHT to run */
   dht?: 'wan' | 'lan' | 'none'
+  /** extra environment of the daemon process (tsipfs, Kubo) */
+  env?: Record<string, string>
 }
 
 export interface Peer {
@@ -215,7 +217,7 @@ export class Cluster {
     const i = runCli(repo, ['init', '--profile=test'])
     if (i.status !== 0) throw new Error(`tsipfs init failed: ${i.stderr}`)
     editConfig(repo, { ...peerAddresses(host, ns), ...init.config })
-    const { proc, log } = await spawnDaemon([NODE, CLI, 'daemon', ...(init.args ?? [])], { IPFS_PATH: repo }, ns, 'Daemon is ready', 60_000)
+    const { proc, log } = await spawnDaemon([NODE, CLI, 'daemon', ...(init.args ?? [])], { ...init.env, IPFS_PATH: repo }, ns, 'Daemon is ready', 60_000)
     return await this.daemonPeer('tsipfs', name, host, ns, repo, proc, log)
   }
 
@@ -237,7 +239,7 @@ export class Cluster {
       'Plugins.Plugins.telemetry.Disabled': true,
       ...init.config
     })
-    const { proc, log } = await spawnDaemon([bin, 'daemon', ...(init.args ?? [])], env, ns, 'Daemon is ready', 60_000)
+    const { proc, log } = await spawnDaemon([bin, 'daemon', ...(init.args ?? [])], { ...init.env, ...env }, ns, 'Daemon is ready', 60_000)
     return await this.daemonPeer('kubo', name, host, ns, repo, proc, log)
   }
 
