@@ -9,26 +9,37 @@ import type { Uint8ArrayList } from 'uint8arraylist'
 const isDone = (s: Stream): boolean => s.status === 'closed' || s.status === 'aborted' || s.status === 'reset'
 
 export class StreamDuplex extends Duplex {
+  private remoteEnded = false
+  private writeGone = false
+
   constructor (readonly stream: Stream) {
     super({ allowHalfOpen: true })
     stream.addEventListener('message', (evt) => {
       const data = (evt as unknown as { data: Uint8Array | Uint8ArrayList }).data
-      if (!this.push(data instanceof Uint8Array ? data : data.subarray())) stream.pause()
+      // listeners run inside libp2p's dispatch: nothing may throw out of them (it would end the process)
+      try {
+        if (!this.push(data instanceof Uint8Array ? data : data.subarray()) && stream.readStatus === 'readable') stream.pause()
+      } catch {}
     })
-    stream.addEventListener('remoteCloseWrite', () => { this.push(null) })
+    stream.addEventListener('remoteCloseWrite', () => { this.remoteEnded = true; this.push(null) })
     stream.addEventListener('close', (evt) => {
       const error = (evt as unknown as { error?: Error }).error
-      if (error != null) this.destroy(error)
-      else this.push(null)
+      // after the remote's EOF a reset only ends our direction (go-libp2p's Close is CloseWrite +
+      // CloseRead): what we read is still delivered, what we write is dropped
+      if (error != null && !this.remoteEnded) this.destroy(error)
+      else { this.writeGone = error != null; this.push(null) }
     })
     if (stream.readStatus === 'closed' || stream.remoteWriteStatus === 'closed') this.push(null)
   }
 
   override _read (): void {
-    if (this.stream.readStatus === 'paused') this.stream.resume()
+    try {
+      if (this.stream.readStatus === 'paused') this.stream.resume()
+    } catch {}
   }
 
   override _write (chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    if (this.writeGone || this.stream.writeStatus !== 'writable') { cb(); return }
     try {
       if (this.stream.send(chunk)) cb()
       else this.stream.onDrain().then(() => { cb() }, cb)

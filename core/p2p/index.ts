@@ -5,7 +5,7 @@
 // reset on either side, or `p2p stream close`, closes both ends at once. Peers with open tunnels are
 // tagged `stream-fwd` (20) for the connection manager, as in Kubo.
 import type net from 'node:net'
-import type { Libp2p, PeerId, Stream } from '@libp2p/interface'
+import type { Libp2p, PeerId } from '@libp2p/interface'
 import { multiaddr, type Multiaddr } from '@multiformats/multiaddr'
 import type { Logger } from 'winston'
 import { StreamDuplex } from './duplex.js'
@@ -96,8 +96,7 @@ export function createP2p ({ libp2p, logger }: P2pDeps): P2pService {
   }
 
   /** register and start piping a tunnel; both ends are closed together on error */
-  const register = (info: Omit<TunnelInfo, 'id' | 'peer'>, peer: PeerId, socket: net.Socket, stream: Stream): void => {
-    const duplex = new StreamDuplex(stream)
+  const register = (info: Omit<TunnelInfo, 'id' | 'peer'>, peer: PeerId, socket: net.Socket, duplex: StreamDuplex): void => {
     const t: Tunnel = { ...info, id: nextId++, peer: peer.toString(), remotePeer: peer, local: socket, remote: duplex }
     tunnels.set(t.id, t)
     tag(peer, 1)
@@ -112,7 +111,11 @@ export function createP2p ({ libp2p, logger }: P2pDeps): P2pService {
       closed()
     })
     duplex.once('close', () => {
-      if (duplex.errored != null || !(duplex.readableEnded && duplex.writableFinished)) socket.destroy()
+      // the stream failed or was reset: the local connection is closed once what it was given is sent
+      // (as Go's Close), at once when `p2p stream close` resets the tunnel
+      if (duplex.errored != null || !(duplex.readableEnded && duplex.writableFinished)) {
+        if (socket.writable) { socket.end(); socket.once('finish', () => socket.destroy()) } else socket.destroy()
+      }
       closed()
     })
     socket.on('error', (err) => { log(`p2p: local ${info.origin.toString()}: ${err.message}`) })
@@ -161,7 +164,7 @@ export function createP2p ({ libp2p, logger }: P2pDeps): P2pService {
         socket.on('error', () => {})
         node.dialProtocol(peer, protocol, { signal: AbortSignal.timeout(DIAL_TIMEOUT_MS), maxOutboundStreams: MAX_STREAMS } as any).then((stream) => {
           if (socket.destroyed) { stream.abort(new Error('local connection closed')); return }
-          register({ protocol, origin, target: targetAddress }, peer, socket, stream)
+          register({ protocol, origin, target: targetAddress }, peer, socket, new StreamDuplex(stream))
         }, (err: Error) => {
           // Kubo: the local connection is closed and a warning logged
           logger?.warn(`p2p: failed to dial to remote ${peer.toString()}/${protocol}: ${err.message}`)
@@ -197,17 +200,21 @@ export function createP2p ({ libp2p, logger }: P2pDeps): P2pService {
         try {
           await node.handle(protocol, async (stream, connection) => {
             const peer = connection.remotePeer
+            // listening at once: what the peer sends (and its close) while the service is dialed is kept
+            const duplex = new StreamDuplex(stream)
+            duplex.on('error', () => {})
             let socket: net.Socket
             try {
               socket = await dialTo(target)
             } catch (err) {
               log(`p2p: ${protocol}: ${(err as Error).message}`)
-              stream.abort(err as Error)
+              duplex.destroy(err as Error)
               return
             }
+            if (duplex.destroyed) { socket.destroy(); return }
             socket.pause()
             if (reportPeerId) socket.write(`${peer.toString()}\n`)
-            register({ protocol, origin: multiaddr(`/p2p/${peer.toString()}`), target }, peer, socket, stream)
+            register({ protocol, origin: multiaddr(`/p2p/${peer.toString()}`), target }, peer, socket, duplex)
           }, { maxInboundStreams: MAX_STREAMS, maxOutboundStreams: MAX_STREAMS })
         } catch (err) {
           remote.delete(protocol)

@@ -32,6 +32,8 @@ export interface GatewaySettings {
   exposeRoutingAPI: boolean
   /** range requests on larger files get 501; 0 = no limit */
   maxRangeRequestFileSize: number
+  /** Experimental.P2pHttpProxy: /p2p/<peer>/http/... proxied to the peer over libp2p (p2p-proxy.ts) */
+  p2pHttpProxy: boolean
   exactGateways: Map<string, PublicGateway>
   wildcardGateways: Array<{ re: RegExp, gw: PublicGateway }>
 }
@@ -141,6 +143,7 @@ export function gatewaySettings (config: KuboConfig): GatewaySettings {
     maxConcurrentRequests: maxConcurrent > 0 ? maxConcurrent : 0,
     exposeRoutingAPI: flag(gw.ExposeRoutingAPI, true),
     maxRangeRequestFileSize: Number.isFinite(maxRange) && maxRange > 0 ? maxRange : 0,
+    p2pHttpProxy: obj((config as Obj).Experimental).P2pHttpProxy === true,
     exactGateways,
     wildcardGateways
   }

@@ -1,6 +1,7 @@
 // The read-only HTTP gateway (Kubo's Addresses.Gateway listener): path gateway (/ipfs, /ipns),
 // trustless responses (raw, CAR, IPNS records), TAR, dag-json/dag-cbor, subdomain and DNSLink hosts,
-// _redirects; the Delegated Routing V1 HTTP API (routing.ts) when Gateway.ExposeRoutingAPI is set. Its
+// _redirects; the Delegated Routing V1 HTTP API (routing.ts) when Gateway.ExposeRoutingAPI is set; the
+// /p2p/ HTTP proxy (p2p-proxy.ts) with Experimental.P2pHttpProxy. Its
 // own Koa app, not driven by the command registry; it shares the node's blockstore and datastore, writes
 // to the repo only the IPNS records PUT to /routing/v1/ipns/, and exposes no RPC.
 import type http from 'node:http'
@@ -21,6 +22,7 @@ import { HostRouter } from './host.js'
 import { escapePath } from './resolve.js'
 import { sendError, sendNotFound, sendRedirect } from './respond.js'
 import { isRoutingPath, serveRouting } from './routing.js'
+import { serveP2pProxy } from './p2p-proxy.js'
 import { createNodeRouter } from './routing-node.js'
 import { setOwn } from '../../core/util/own.js'
 import { debugStr } from './http.js'
@@ -187,6 +189,13 @@ export function createGatewayApp (init: GatewayInit): Koa {
         clearTimeout(deadlineTimer)
         if (p === '/routing/v1') sendRedirect(ctx, 301, '/routing/v1/' + (t.rawQuery !== '' ? '?' + t.rawQuery : ''))
         else await serveRouting(ctx, delegatedRouter, p, query, gone.signal)
+        return
+      }
+      if (s.p2pHttpProxy && p.startsWith('/p2p/')) {
+        // Kubo's /p2p/ handler beside the gateway: a proxy, not a retrieval
+        timer.stop()
+        clearTimeout(deadlineTimer)
+        await serveP2pProxy(ctx, cradle.libp2p, p, t.rawQuery)
         return
       }
       if (!(p.startsWith('/ipfs/') || p.startsWith('/ipns/') || p === '/ipfs' || p === '/ipns')) {
