@@ -180,6 +180,9 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
           : rpc
       const server = http.createServer({ keepAlive: true, requestTimeout: 0, maxHeaderSize: GO_MAX_HEADER_BYTES }, handler)
       server.headersTimeout = 0
+      // Go's server keeps idle connections open; Go clients (IPFS Cluster, Kubo's CLI) reuse them for up to
+      // 90 s and a POST on a connection closed meanwhile fails with EOF (not retried): outlive their idle timeout
+      server.keepAliveTimeout = 120_000
       attachProxySupport(server)
       const bound = await listen(server, addr)
       const a = server.address()
