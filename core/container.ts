@@ -15,6 +15,7 @@ import { createFsKeystore, createMemoryKeystore } from './keystore/index.js'
 import { createLogging, type Logging } from './logger/index.js'
 import { createRepo, generateIdentity, identityOf, privateKeyFromConfig, readRepoConfig } from './repo/index.js'
 import { acquireLock, type RepoLock } from './repo/lock.js'
+import { checkDatastoreSpec } from './repo/spec.js'
 import { FlatfsBlockstore, flatfsSync } from './blockstore/flatfs.js'
 import { NodeBlockstore } from './blockstore/index.js'
 import { createPins, pinEmptyDir } from './pins/index.js'
@@ -78,13 +79,14 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
     } else if (repoPath !== '') {
       config = await readRepoConfig(repoPath, init.configFile)
       lock = await acquireLock(repoPath)
-      const level = new LevelDatastore(path.join(repoPath, 'datastore'))
+      const stores = await checkDatastoreSpec(repoPath, config)
+      const level = new LevelDatastore(stores.datastore)
       await level.open()
       closers.push(async () => { await level.close() })
       datastore = level
       // Datastore.Spec's flatfs `sync` (read at start, as Kubo does)
       const spec = (config.Datastore as { Spec?: unknown } | undefined)?.Spec
-      const flatfs = new FlatfsBlockstore(path.join(repoPath, 'blocks'), { sync: flatfsSync(spec) })
+      const flatfs = new FlatfsBlockstore(stores.blocks, { sync: flatfsSync(spec) })
       await flatfs.open()
       closers.push(async () => { await flatfs.close() })
       blockstore = flatfs

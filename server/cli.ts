@@ -7,7 +7,7 @@ import { createRequire } from 'node:module'
 import { Registry, type TreeNode } from '../registry/registry.js'
 import { errorMessage, NotOnlineError, RequestParseError, RpcError } from '../core/errors.js'
 import { defaultRepoPath, isInitialized, readApiFile } from '../core/repo/paths.js'
-import { lockOwner } from '../core/repo/lock.js'
+import { repoLocked } from '../core/repo/lock.js'
 import { loadConfigFile } from '../core/config/index.js'
 import type { Outcome } from '../registry/execute.js'
 import { camelize } from '../registry/coerce.js'
@@ -128,7 +128,7 @@ async function findApi (apiOpt: string | undefined, repoPath: string): Promise<s
   if (addr == null) return undefined
   // Kubo: an api file while no daemon holds the repo lock was left by a crash: it is removed and the
   // command runs in-process (a daemon that holds the lock but does not answer is "cannot connect")
-  if (await lockOwner(repoPath) == null) {
+  if (!await repoLocked(repoPath)) {
     await fs.rm(path.join(repoPath, 'api'), { force: true }).catch(() => {})
     return undefined
   }
@@ -461,7 +461,7 @@ async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec
   if (command.cli === false) throw new NotOnlineError("This command must be run in online mode. Try running 'ipfs daemon' first.")
   const useRepo = !registry.noRepo(command.path)
   if (useRepo && !await isInitialized(repoPath)) throw new RpcError(`no IPFS repo found in ${repoPath}.\nplease run: 'ipfs init'`)
-  if (useRepo && !httpOk && command.repoAccess !== 'readonly' && command.cliOnly !== true && await lockOwner(repoPath) != null) {
+  if (useRepo && !httpOk && command.repoAccess !== 'readonly' && command.cliOnly !== true && await repoLocked(repoPath)) {
     throw new RpcError('ipfs daemon is running. please stop it to run this command')
   }
   const controller = new AbortController()

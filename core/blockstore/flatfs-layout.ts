@@ -26,11 +26,11 @@ For example, an object with a base58 CIDv1 of
 
 has a base32 CIDv1 of
 
-    BAFKREIA22FLID5AJ2KU7URG47MDLROZIH6YF2KWJ7FL6ZGXWUA5RCHGU
+    BAFKREIA22FLID5AJ2KU7URG47MDLROZIH6YF2KALU2PWEFPVI37YLKRSCA
 
 and will be placed at
 
-    SC/AFKREIA22FLID5AJ2KU7URG47MDLROZIH6YF2KWJ7FL6ZGXWUA5RCHGU.data
+    SC/AFKREIA22FLID5AJ2KU7URG47MDLROZIH6YF2KALU2PWEFPVI37YLKRSCA.data
 
 with 'SC' being the last-to-next two characters and the 'B' at the
 beginning of the CIDv1 string is the multibase prefix that is not

@@ -124,9 +124,13 @@ export class FlatfsBlockstore implements Blockstore {
     this.readInPlace = init.readInPlace ?? true
   }
 
-  /** Create the folder if needed and drop temp files a crash left behind. */
+  /**
+   * Create the folder if needed and drop temp files a crash left behind. Kubo's flatfs keeps its disk usage in
+   * diskUsage.cache and trusts it on open; tsipfs does not keep that count, so the file goes (Kubo recounts).
+   */
   async open (): Promise<void> {
     await fs.mkdir(this.path, { recursive: true })
+    await fs.rm(path.join(this.path, 'diskUsage.cache'), { force: true })
     await this.writer.open()
   }
 

@@ -2,7 +2,8 @@
 // Ipns.DelegatedPublishers), resolve /ipns/ names (IPNS keys through the routing systems, DNSLink
 // domains through DNS, IPFS_NS_MAP first) with a cache (Ipns.ResolveCacheSize, Ipns.MaxCacheTTL),
 // and republish our records (Ipns.RepublishPeriod, Ipns.RecordLifetime).
-import type { Datastore } from 'interface-datastore'
+import type { Datastore, Key } from 'interface-datastore'
+import { Libp2pRecord } from '@libp2p/record'
 import type { Libp2p, PrivateKey } from '@libp2p/interface'
 import type { Logger } from 'winston'
 import { createIPNSRecordWithExpiration, marshalIPNSRecord, unmarshalIPNSRecord, type IPNSRecord } from 'ipns'
@@ -14,7 +15,7 @@ import type { Keystore } from '../keystore/index.js'
 import type { Startable } from '../lifecycle.js'
 import { parseGoDuration } from '../util/duration.js'
 import type { DnsResolver } from '../dns/index.js'
-import { ipnsDatastoreKey, ipnsNameString, ipnsRoutingKey, parseIpnsName, wrongCodecName, type NameHash } from './name.js'
+import { ipnsDatastoreKey, ipnsNameString, ipnsRoutingKey, ipnsValueStoreKey, parseIpnsName, wrongCodecName, type NameHash } from './name.js'
 import { IpnsPubsub } from './pubsub.js'
 import { DhtRouting } from './routing.js'
 import type { Routing } from '../routing/index.js'
@@ -171,13 +172,29 @@ export class NameSystem implements Startable {
 
   // ---- records ----
 
-  /** The record we keep for a name (published here or put here), raw, if any. */
+  /**
+   * The record we keep for a name (published here or put here), raw, if any: the newer of the publisher's copy
+   * (/ipns/<BASE32 multihash>) and the value store's (/<BASE32 routing key>, what Kubo resolves from).
+   */
   async localRecord (mh: NameHash): Promise<Uint8Array | undefined> {
+    const read = async (key: Key): Promise<Uint8Array | undefined> => {
+      try {
+        return await this.deps.datastore.get(key)
+      } catch (err) {
+        if ((err as Error)?.name === 'NotFoundError') return undefined
+        throw err
+      }
+    }
+    const published = await read(ipnsDatastoreKey(mh))
+    const stored = await read(ipnsValueStoreKey(mh))
+    let routed: Uint8Array | undefined
+    if (stored != null) { try { routed = Libp2pRecord.deserialize(stored).value } catch {} }
+    if (published == null || routed == null) return published ?? routed
+    if (Buffer.from(published).equals(Buffer.from(routed))) return published
     try {
-      return await this.deps.datastore.get(ipnsDatastoreKey(mh))
-    } catch (err) {
-      if ((err as Error)?.name === 'NotFoundError') return undefined
-      throw err
+      return [published, routed][ipnsSelector(ipnsRoutingKey(mh), [published, routed])]
+    } catch {
+      return published
     }
   }
 
@@ -217,8 +234,9 @@ export class NameSystem implements Startable {
 
   /** Store a record locally and, when asked, on the network (name put, routing put). */
   async putRecord (mh: NameHash, raw: Uint8Array, options: { network?: boolean, delegated?: boolean, signal?: AbortSignal } = {}): Promise<void> {
-    const dsKey = ipnsDatastoreKey(mh)
-    await this.deps.datastore.put(dsKey, raw)
+    // both copies Kubo keeps: the publisher's and the value store's (Kubo resolves from the latter)
+    await this.deps.datastore.put(ipnsDatastoreKey(mh), raw)
+    await this.deps.datastore.put(ipnsValueStoreKey(mh), new Libp2pRecord(ipnsRoutingKey(mh), raw, new Date()).serialize())
     this.cache.delete('/ipns/' + ipnsNameString(mh))
     const jobs: Array<Promise<unknown>> = []
     if (options.network !== false && this.online) {

@@ -54,6 +54,12 @@ export const ipnsDatastoreKey = (mh: MultihashDigest): Key => new Key('/ipns/' +
 /** The DHT / pubsub routing key: "/ipns/" + the multihash bytes. */
 export const ipnsRoutingKey = (mh: MultihashDigest): Uint8Array => multihashToIPNSRoutingKey(mh as NameHash)
 
+/**
+ * Where Kubo's value store keeps the record it routes (boxo offline router, go-libp2p-kad-dht): /<BASE32(routing key)>
+ * (go-ipfs-ds-help NewKeyFromBinary), the value a libp2p Record {key, value}. Kubo's `name resolve` reads this key.
+ */
+export const ipnsValueStoreKey = (mh: MultihashDigest): Key => new Key('/' + base32upper.baseEncode(ipnsRoutingKey(mh)))
+
 /** go-libp2p-pubsub-router's topic for a routing key: /record/<base64url(key)> (no padding). */
 export const ipnsPubsubTopic = (mh: MultihashDigest): string => '/record/' + Buffer.from(ipnsRoutingKey(mh)).toString('base64url')
 

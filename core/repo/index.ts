@@ -5,11 +5,12 @@ import { generateKeyPair, privateKeyFromProtobuf, privateKeyToProtobuf } from '@
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import type { PrivateKey } from '@libp2p/interface'
 import { RpcError, NotInitializedError } from '../errors.js'
-import { DATASTORE_SPEC_FILE, defaultConfig, type KuboConfig } from '../config/defaults.js'
+import { defaultConfig, type KuboConfig } from '../config/defaults.js'
 import { applyProfiles } from '../config/profiles.js'
 import { configPath, loadConfigFile, serializeConfig } from '../config/index.js'
 import { writeFileAtomic } from '../util/fs.js'
-import { lockOwner } from './lock.js'
+import { repoLocked } from './lock.js'
+import { diskSpecText, storesOf, type RepoStores } from './spec.js'
 import { FlatfsBlockstore, SHARDING_README, SHARDING_SPEC, flatfsSync } from '../blockstore/flatfs.js'
 import { NodeBlockstore } from '../blockstore/index.js'
 import { createPins, pinEmptyDir } from '../pins/index.js'
@@ -92,20 +93,21 @@ export async function buildInitConfig (opts: InitOptions): Promise<{ config: Kub
 
 /** Write a fresh repo. Fails if one exists or a daemon holds it. */
 export async function initRepo (repoPath: string, opts: InitOptions = {}): Promise<{ config: KuboConfig, key: PrivateKey }> {
-  if (await lockOwner(repoPath) != null) throw new RpcError('ipfs daemon is running. please stop it to run this command')
+  if (await repoLocked(repoPath)) throw new RpcError('ipfs daemon is running. please stop it to run this command')
   if (await isInitialized(repoPath)) {
     throw new RpcError('ipfs configuration file already exists!\nReinitializing would overwrite your keys')
   }
   const built = await buildInitConfig(opts)
+  // a datastore tsipfs cannot run (pebbleds, badgerds) is refused before anything is written
+  const stores = storesOf(repoPath, built.config)
   await fs.mkdir(repoPath, { recursive: true, mode: 0o700 })
   await fs.mkdir(path.join(repoPath, 'keystore'), { recursive: true, mode: 0o700 })
-  const blocks = path.join(repoPath, 'blocks')
-  await fs.mkdir(blocks, { recursive: true })
-  await fs.writeFile(path.join(blocks, 'SHARDING'), SHARDING_SPEC + '\n')
-  await fs.writeFile(path.join(blocks, '_README'), SHARDING_README)
-  await fs.mkdir(path.join(repoPath, 'datastore'), { recursive: true })
-  await writeFileAtomic(path.join(repoPath, 'datastore_spec'), DATASTORE_SPEC_FILE)
-  await seedRepo(repoPath, flatfsSync((built.config.Datastore as { Spec?: unknown } | undefined)?.Spec))
+  await fs.mkdir(stores.blocks, { recursive: true })
+  await fs.writeFile(path.join(stores.blocks, 'SHARDING'), SHARDING_SPEC + '\n')
+  await fs.writeFile(path.join(stores.blocks, '_README'), SHARDING_README, { mode: 0o444 })
+  await fs.mkdir(stores.datastore, { recursive: true })
+  await writeFileAtomic(path.join(repoPath, 'datastore_spec'), diskSpecText(built.config), 0o600)
+  await seedRepo(stores, flatfsSync((built.config.Datastore as { Spec?: unknown } | undefined)?.Spec))
   await writeFileAtomic(path.join(repoPath, 'version'), `${REPO_VERSION}\n`)
   // config last: its presence is what marks the repo initialised
   await writeFileAtomic(configPath(repoPath), serializeConfig(built.config), 0o600)
@@ -113,10 +115,10 @@ export async function initRepo (repoPath: string, opts: InitOptions = {}): Promi
 }
 
 /** Kubo's init pins the empty directory recursively: its block in blocks/, its pin in the leveldb datastore. */
-async function seedRepo (repoPath: string, sync: boolean): Promise<void> {
-  const flatfs = new FlatfsBlockstore(path.join(repoPath, 'blocks'), { sync })
+async function seedRepo (stores: RepoStores, sync: boolean): Promise<void> {
+  const flatfs = new FlatfsBlockstore(stores.blocks, { sync })
   await flatfs.open()
-  const level = new LevelDatastore(path.join(repoPath, 'datastore'))
+  const level = new LevelDatastore(stores.datastore)
   await level.open()
   try {
     const blockstore = new NodeBlockstore(flatfs)
