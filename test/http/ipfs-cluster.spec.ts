@@ -191,6 +191,37 @@ describe('IPFS Cluster over tsipfs daemons', function () {
     for (const p of peers) await waitFor(async () => !await pinnedOn(p, cid), { what: `unpinned on ${p.ipfs.name}`, timeout: 60_000 })
   })
 
+  it('ipfs-cluster-ctl add puts the blocks into every tsipfs node (block/put) with the CID tsipfs add gives', async () => {
+    const file = path.join(root, 'ctl-add.bin')
+    const data = Buffer.alloc(700_000)
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7 + Date.now()) % 251
+    writeFileSync(file, data)
+    const { stdout } = await execFileP(path.join(bin, 'ipfs-cluster-ctl'), ['--host', `/ip4/127.0.0.1/tcp/${peers[0].rest}`, 'add', '-Q', file], { timeout: 120_000 })
+    const cid = stdout.trim()
+    const body = multipart([{ name: 'file', filename: 'ctl-add.bin', content: data }])
+    const direct = await rpc(peers[0].ipfs.api ?? '', '/api/v0/add?only-hash=true', { body: body.body, headers: { 'Content-Type': body.contentType } })
+    expect(cid).to.equal(direct.ndjson().pop().Hash)
+    await waitFor(async () => { const s = await statuses(cid); return s.length === 3 && s.every(x => x === 'pinned') }, { what: 'the ctl-added CID PINNED on the three peers', timeout: 120_000 })
+    for (const p of peers) {
+      expect(await pinnedOn(p, cid)).to.equal(true)
+      expect(Buffer.compare(await p.ipfs.cat(cid), data)).to.equal(0)
+    }
+  })
+
+  it('pin update pins the new CID where the old one is (tsipfs pin/update), and ipfs gc runs on every node', async () => {
+    const a = await peers[0].ipfs.add(`update from ${Date.now()}`)
+    const b = await peers[0].ipfs.add(`update to ${Date.now()}`)
+    await ctl(0, ['pin', 'add', a])
+    await waitFor(async () => { const s = await statuses(a); return s.length === 3 && s.every(x => x === 'pinned') }, { what: 'a PINNED on the three peers', timeout: 120_000 })
+    await ctl(0, ['pin', 'update', a, b])
+    await waitFor(async () => { const s = await statuses(b); return s.length === 3 && s.every(x => x === 'pinned') }, { what: 'b PINNED on the three peers', timeout: 120_000 })
+    for (const p of peers) expect(await pinnedOn(p, b)).to.equal(true)
+    const gc = [await ctl(0, ['ipfs', 'gc'])].flat()
+    const results = Object.values(gc[0]?.peer_map ?? {}) as Array<{ error?: string }>
+    expect(results).to.have.length(3)
+    for (const r of results) expect(r.error ?? '').to.equal('')
+  })
+
   it('the IPFS proxy adds through tsipfs and the cluster pins the result everywhere', async () => {
     const content = `through the proxy ${Date.now()}`
     const body = multipart([{ name: 'file', filename: 'x.txt', content }])
