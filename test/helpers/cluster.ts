@@ -35,6 +35,8 @@ export interface PeerInit {
   dht?: 'wan' | 'lan' | 'none'
   /** extra environment of the daemon process (tsipfs, Kubo) */
   env?: Record<string, string>
+  /** Helia: run js-libp2p gossipsub (ops subscribe, publish, messages, subscribers through `call`) */
+  pubsub?: boolean
 }
 
 export interface Peer {
@@ -291,7 +293,7 @@ export class Cluster {
     const name = init.name ?? `helia${this.peers.length}`
     const { ns, host } = this.place(init)
     const script = path.join(ROOT, 'dist', 'test', 'helpers', 'helia-peer.js')
-    const argv = [NODE, script, JSON.stringify({ host, dht: init.dht ?? 'none' })]
+    const argv = [NODE, script, JSON.stringify({ host, dht: init.dht ?? 'none', pubsub: init.pubsub === true })]
     const full = ns != null ? [...ns.exec, ...argv] : argv
     const proc = spawn(full[0], full.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], detached: true })
     let errOut = ''

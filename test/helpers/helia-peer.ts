@@ -1,9 +1,11 @@
 // A Helia peer (npm `helia`) run as its own process, so that it can live in a network namespace: the test
 // drives it with one JSON request per line on stdin and reads one JSON answer per line on stdout.
 // Only what tests ask for is configured (no public bootstrap, no delegated routing, no HTTP gateways):
-// TCP (+ QUIC when @chainsafe/libp2p-quic is installed), noise, yamux, identify, ping, bitswap, optional kad-dht.
-// argv: JSON { host: '127.0.0.1', dht?: 'wan' | 'lan' | 'none' }
-// requests: { id, op: 'info' | 'dial' | 'hangup' | 'peers' | 'add' | 'cat' | 'ping' | 'provide' | 'findprovs' | 'stop', ... }
+// TCP (+ QUIC when @chainsafe/libp2p-quic is installed), noise, yamux, identify, ping, bitswap, optional kad-dht,
+// optional js-libp2p gossipsub (signed messages, as Kubo's).
+// argv: JSON { host: '127.0.0.1', dht?: 'wan' | 'lan' | 'none', pubsub?: boolean }
+// requests: { id, op: 'info' | 'dial' | 'hangup' | 'peers' | 'add' | 'cat' | 'ping' | 'provide' | 'findprovs' |
+//   'subscribe' | 'publish' | 'messages' | 'subscribers' | 'stop', ... }
 import { createInterface } from 'node:readline'
 import { createHeliaLight } from 'helia'
 import { withLibp2pLight } from '@helia/libp2p'
@@ -20,7 +22,7 @@ import { MemoryBlockstore } from 'blockstore-core'
 import { MemoryDatastore } from 'datastore-core'
 import { CID } from 'multiformats/cid'
 
-interface Init { host?: string, dht?: 'wan' | 'lan' | 'none' }
+interface Init { host?: string, dht?: 'wan' | 'lan' | 'none', pubsub?: boolean }
 const init: Init = JSON.parse(process.argv[2] ?? '{}')
 const host = init.host ?? '127.0.0.1'
 
@@ -36,6 +38,10 @@ const services: Record<string, any> = { identify: identify(), identifyPush: iden
 if (init.dht != null && init.dht !== 'none') {
   const { kadDHT, passthroughMapper } = await import('@libp2p/kad-dht')
   services.dht = kadDHT({ protocol: init.dht === 'lan' ? '/ipfs/lan/kad/1.0.0' : '/ipfs/kad/1.0.0', clientMode: false, peerInfoMapper: passthroughMapper })
+}
+if (init.pubsub === true) {
+  const { gossipsub } = await import('@libp2p/gossipsub')
+  services.pubsub = gossipsub({ allowPublishToZeroTopicPeers: true, globalSignaturePolicy: 'StrictSign' })
 }
 
 const light = createHeliaLight({ blockstore: new MemoryBlockstore(), datastore: new MemoryDatastore() })
@@ -80,8 +86,19 @@ const ops: Record<string, (req: any) => Promise<unknown>> = {
     }
     return found
   },
+  // pubsub: messages of the topics subscribed to, as they came ({ from, data (base64), seqno (decimal) })
+  subscribe: async ({ topic }) => { libp2p.services.pubsub.subscribe(topic); received.set(topic, received.get(topic) ?? []); return true },
+  publish: async ({ topic, data }) => { await libp2p.services.pubsub.publish(topic, Buffer.from(data, 'base64')); return true },
+  messages: async ({ topic }) => received.get(topic) ?? [],
+  subscribers: async ({ topic }) => libp2p.services.pubsub.getSubscribers(topic).map((p: any) => p.toString()),
   stop: async () => { await helia.stop(); setTimeout(() => process.exit(0), 10); return true }
 }
+
+const received = new Map<string, Array<{ from?: string, data: string, seqno?: string }>>()
+libp2p.services.pubsub?.addEventListener('message', (evt: CustomEvent<any>) => {
+  const m = evt.detail
+  received.get(m.topic)?.push({ from: m.from?.toString(), data: Buffer.from(m.data).toString('base64'), seqno: m.sequenceNumber?.toString() })
+})
 
 out({ ready: true, ...(info() as object) })
 for await (const line of createInterface({ input: process.stdin })) {

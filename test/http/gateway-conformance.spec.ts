@@ -14,7 +14,7 @@ describe('gateway conformance suite (ipfs/gateway-conformance)', function () {
     const r = spawnSync('bash', [path.join(ROOT, 'scripts', 'gateway-conformance.sh'), '--out', out], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 55 * 60_000 })
     if (r.status === 3) {
       // the script's code for "the Go module proxy does not serve the suite": it cannot exist on this machine
-      process.stdout.write(`      skipped: ${r.stderr.trim().split('\n').pop() ?? ''}\n`)
+      process.stdout.write(`      SKIPPED: ${r.stderr.trim().split('\n').pop() ?? ''}\n`)
       this.skip()
     }
     const summary = existsSync(path.join(out, 'summary.txt')) ? readFileSync(path.join(out, 'summary.txt'), 'utf8') : ''

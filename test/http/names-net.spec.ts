@@ -1,4 +1,5 @@
-// Names and pubsub across daemons on loopback (test/helpers/cluster.ts): three tsipfs nodes and Kubo.
+// Names and pubsub across daemons on loopback (test/helpers/cluster.ts): three tsipfs nodes, Kubo and a Helia
+// peer (js-libp2p gossipsub) for pubsub.
 // IPNS: publish on A, resolve on B and C by DHT (LAN DHT, loopback allowed by the test profile) and by
 // IPNS over pubsub; sequence and expiry; Kubo resolving tsipfs names and the other way round; the
 // gateway's /ipns/ through routing. Pubsub: sub/pub between tsipfs nodes and with Kubo both ways,
@@ -67,22 +68,25 @@ describe('net: IPNS and pubsub between nodes', function () {
   let b: Peer
   let cc: Peer
   let k: Peer
+  let h: Peer
 
   before(async function () {
     this.timeout(30 * 60_000) // a fresh machine builds Kubo first
     kuboBinary()
     c = new Cluster({ label: 'names-net' })
-    ;[a, b, cc, k] = await Promise.all([
+    ;[a, b, cc, k, h] = await Promise.all([
       c.tsipfs({ name: 'A', config: PUBSUB }),
       c.tsipfs({ name: 'B', config: PUBSUB }),
       c.tsipfs({ name: 'C', config: PUBSUB }),
-      c.kubo({ name: 'kubo', config: PUBSUB })
+      c.kubo({ name: 'kubo', config: PUBSUB }),
+      c.helia({ name: 'helia', pubsub: true })
     ])
-    // a line A - B - C, and Kubo next to B and A
+    // a line A - B - C, Kubo next to B and A, Helia next to A
     await c.connect(a, b)
     await c.connect(b, cc)
     await c.connect(k, b)
     await c.connect(k, a)
+    await c.connect(h, a)
   })
   after(async () => { await c?.stop() })
 
@@ -192,6 +196,28 @@ describe('net: IPNS and pubsub between nodes', function () {
         expect(st.messages.filter(m => m.from === k.id).map(text)).to.deep.equal(Array.from({ length: 10 }, (_, i) => `from-kubo-${i}`))
       } finally {
         sk.close()
+        st.close()
+      }
+    })
+
+    it('a Helia peer (js-libp2p gossipsub) gets tsipfs messages and tsipfs gets its messages', async () => {
+      const topic = `h-${Date.now()}`
+      await h.call('subscribe', [], { topic })
+      const st = await subscribe(a, topic)
+      try {
+        await meshed(a, topic, [h])
+        await waitFor(async () => ((await h.call('subscribers', [], { topic })) as string[]).includes(a.id), { what: 'Helia sees A on the topic', timeout: 30_000, interval: 200 })
+        for (let i = 0; i < 10; i++) await pub(a, topic, `from-tsipfs-${i}`)
+        for (let i = 0; i < 10; i++) await h.call('publish', [], { topic, data: Buffer.from(`from-helia-${i}`).toString('base64') })
+        const fromA = async (): Promise<string[]> => ((await h.call('messages', [], { topic })) as Array<{ from?: string, data: string }>)
+          .filter(m => m.from === a.id).map(m => Buffer.from(m.data, 'base64').toString())
+        await waitFor(async () => (await fromA()).length >= 10 && st.messages.filter(m => m.from === h.id).length >= 10, { what: 'messages both ways with Helia', timeout: 30_000, interval: 100 })
+        expect(await fromA()).to.deep.equal(Array.from({ length: 10 }, (_, i) => `from-tsipfs-${i}`))
+        const fromH = st.messages.filter(m => m.from === h.id)
+        expect(fromH.map(text)).to.deep.equal(Array.from({ length: 10 }, (_, i) => `from-helia-${i}`))
+        expect(fromH[0].topicIDs).to.deep.equal([base64url.encode(Buffer.from(topic))])
+        expect(fromH[0].seqno).to.match(/^u[A-Za-z0-9_-]{11}$/)
+      } finally {
         st.close()
       }
     })
