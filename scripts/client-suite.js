@@ -29,6 +29,26 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lock) {
   if (r.status !== 0) process.exit(r.status ?? 1)
   writeFileSync(stamp, lock)
 }
+// The harness picks a node's API, Gateway and Swarm ports with three freePort() calls, each closing its socket
+// before the next asks the kernel; once in a while two of them are the same port and the daemon fails at
+// start with EADDRINUSE on its own swarm port (seen once in ~90 pubsub node starts). The installed copy gets
+// a freePort that never hands out a port twice in one run.
+const factoryFile = path.join(cache, 'lib', 'factory.js')
+const factorySrc = readFileSync(factoryFile, 'utf8')
+const PATCH = '// tsipfs scripts/client-suite.js: ports are never handed out twice'
+if (!factorySrc.includes(PATCH)) {
+  const head = 'export async function freePort () {'
+  if (!factorySrc.includes(head)) throw new Error(`client-suite: ${factoryFile} has no freePort() to patch`)
+  writeFileSync(factoryFile, factorySrc.replace(head, `${PATCH}
+const handedOut = new Set()
+export async function freePort () {
+  for (;;) {
+    const port = await anyFreePort()
+    if (!handedOut.has(port)) { handedOut.add(port); return port }
+  }
+}
+async function anyFreePort () {`))
+}
 
 // The suite's mock pinning service answers every pin with its default delegates (documentation addresses and
 // example.net/org names), which a daemon dials as Kubo does: on this copy it answers with a loopback one (a
