@@ -11,6 +11,8 @@ const isDone = (s: Stream): boolean => s.status === 'closed' || s.status === 'ab
 export class StreamDuplex extends Duplex {
   private remoteEnded = false
   private writeGone = false
+  /** EOF pushed: later messages (there should be none) are dropped, never pushed after EOF */
+  private eof = false
 
   constructor (readonly stream: Stream) {
     super({ allowHalfOpen: true })
@@ -18,18 +20,22 @@ export class StreamDuplex extends Duplex {
       const data = (evt as unknown as { data: Uint8Array | Uint8ArrayList }).data
       // listeners run inside libp2p's dispatch: nothing may throw out of them (it would end the process)
       try {
+        if (this.eof) return
         if (!this.push(data instanceof Uint8Array ? data : data.subarray()) && stream.readStatus === 'readable') stream.pause()
       } catch {}
     })
-    stream.addEventListener('remoteCloseWrite', () => { this.remoteEnded = true; this.push(null) })
+    // EOF on 'end' (the remote closed its writable end and every buffered message was dispatched);
+    // 'remoteCloseWrite' can come before the last messages
+    stream.addEventListener('remoteCloseWrite', () => { this.remoteEnded = true })
+    stream.addEventListener('end', () => { this.remoteEnded = true; this.eof = true; this.push(null) })
     stream.addEventListener('close', (evt) => {
       const error = (evt as unknown as { error?: Error }).error
       // after the remote's EOF a reset only ends our direction (go-libp2p's Close is CloseWrite +
       // CloseRead): what we read is still delivered, what we write is dropped
       if (error != null && !this.remoteEnded) this.destroy(error)
-      else { this.writeGone = error != null; this.push(null) }
+      else { this.writeGone = error != null; this.eof = true; this.push(null) }
     })
-    if (stream.readStatus === 'closed' || stream.remoteWriteStatus === 'closed') this.push(null)
+    if (stream.readableEnded) { this.eof = true; this.push(null) }
   }
 
   override _read (): void {
