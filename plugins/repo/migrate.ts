@@ -1,25 +1,12 @@
 // ipfs repo migrate (kubo core/commands/repo.go repoMigrateCmd): CLI only (NoRemote), runs without
-// opening the repo. tsipfs writes repo version 18 and ships no migrations, so a repo at 18 is
-// reported as current and any other target fails as Kubo's embedded migrations do when none apply.
-import { promises as fs } from 'node:fs'
-import path from 'node:path'
+// opening the repo. Kubo 0.40.1's embedded migrations (16→17, 17→18, and their reverts with --allow-downgrade)
+// are core/repo/migrations.ts; `daemon --migrate` runs this command too.
 import { defineCommand } from '../../registry/define.js'
 import { RpcError, errorMessage } from '../../core/errors.js'
 import { REPO_VERSION } from '../../core/version.js'
-import { defaultRepoPath } from '../../core/repo/index.js'
+import { defaultRepoPath } from '../../core/repo/paths.js'
+import { repoVersionOf, runMigrations } from '../../core/repo/migrations.js'
 import type { MigrateMessage } from './output.js'
-
-/** migrations.RepoVersion: the number in $IPFS_PATH/version */
-async function repoVersionOf (dir: string): Promise<number> {
-  await fs.stat(dir).catch((err: NodeJS.ErrnoException) => { throw new Error(`stat ${dir}: ${err.code === 'ENOENT' ? 'no such file or directory' : err.message}`) })
-  const file = path.join(dir, 'version')
-  const text = await fs.readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw new Error(`open ${file}: ${err.code === 'ENOENT' ? 'no such file or directory' : err.message}`)
-  })
-  const v = text.trim()
-  if (!/^[+-]?\d+$/.test(v)) throw new Error('invalid data in repo version file')
-  return Number(v)
-}
 
 export const repoMigrate = defineCommand({
   path: ['repo', 'migrate'],
@@ -56,9 +43,18 @@ Examples:
       throw new RpcError(`downgrade from version ${current} to ${target} requires --allow-downgrade flag`)
     }
     yield { Message: `Migrating repository from version ${current} to ${target}...\n` }
-    const err = `no embedded migrations found for version ${current} to ${target}`
-    yield { Message: `Repository migration failed:\n  ${err}\nIf you think this is a bug, please file an issue and include this whole log output.\n  https://github.com/ipfs/kubo\n` }
-    throw new RpcError(err)
+    const lines: string[] = []
+    try {
+      await runMigrations(dir, target, (line) => { lines.push(line + '\n') })
+    } catch (err) {
+      for (const Message of lines) yield { Message }
+      const msg = errorMessage(err)
+      yield { Message: `Repository migration failed:\n  ${msg}\nIf you think this is a bug, please file an issue and include this whole log output.\n  https://github.com/ipfs/kubo\n` }
+      throw new RpcError(msg)
+    }
+    for (const Message of lines) yield { Message }
+    yield { Message: `Repository successfully migrated to version ${target}.\n` }
+    if (target < current) yield { Message: 'WARNING: After downgrading, you must use an IPFS binary compatible with this repository version.\n' }
   },
   text: (out) => out.Message
 })

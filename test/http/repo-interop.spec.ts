@@ -5,7 +5,7 @@
 // run (pebbleds) is refused with nothing changed on disk, and repo.lock keeps a Kubo daemon and a tsipfs daemon off
 // each other's open repo. Kubo is built by scripts/kubo.sh when missing (never skipped).
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs'
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { expect } from 'chai'
@@ -263,6 +263,51 @@ describe('repo interop with Kubo 0.40.1 (both directions)', function () {
     }
     expect(listing(pebble)).to.deep.equal(before)
     expect(ok(kuboCli(pebble), ['cat', a])).to.equal('hello tp\n')
+  })
+
+  it('repo migrate: a version-16 repo (old config keys) migrates as Kubo migrates it (same lines, same config), reverts with --allow-downgrade, and an unmigrated repo is refused with Kubo\'s error', async () => {
+    const made = (name: string): string => {
+      const repo = path.join(dir, name)
+      ok(tsCli(repo), ['init', '--profile=test'])
+      const cfgFile = path.join(repo, 'config')
+      const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'))
+      delete cfg.Provide
+      delete cfg.AutoConf
+      cfg.Provider = { Enabled: false, WorkerCount: 16 }
+      cfg.Reprovider = { Strategy: 'flat', Interval: '12h' }
+      cfg.Bootstrap = ['/dnsaddr/bootstrap.libp2p.io/p2p/QmNnooDu7bfjPFoTZYxMNLWUQJyrVwtbZg5gBMjTezGAJN', '/ip4/1.2.3.4/tcp/4001/p2p/QmaCpDMGvV2BGHeYERUEnRQAwe3N8SzbUtfsmvsqQLuvuJ']
+      cfg.DNS = { Resolvers: { 'eth.': 'https://dns.eth.limo/dns-query' } }
+      cfg.Routing = { DelegatedRouters: ['https://cid.contact', 'https://x.example'] }
+      cfg.Ipns = { DelegatedPublishers: [] }
+      writeFileSync(cfgFile, JSON.stringify(cfg, null, 2))
+      writeFileSync(path.join(repo, 'version'), '16')
+      return repo
+    }
+    const tsRepo = made('migrate-ts')
+    const kRepo = path.join(dir, 'migrate-kubo')
+    cpSync(tsRepo, kRepo, { recursive: true })
+    const original = readFileSync(path.join(tsRepo, 'config'), 'utf8')
+    // not migrated: Kubo's error, from both
+    for (const cli of [tsCli(tsRepo), kuboCli(kRepo)]) {
+      const r = cli(['pin', 'ls'])
+      expect(r.status).to.equal(1)
+      expect(r.stderr).to.include('Error: ipfs repo needs migration, please run migration tool.')
+    }
+    const up = ok(tsCli(tsRepo), ['repo', 'migrate'])
+    expect(up).to.equal(ok(kuboCli(kRepo), ['repo', 'migrate']))
+    expect(up).to.include('Repository successfully migrated to version 18.')
+    const cfgOf = (repo: string): unknown => JSON.parse(readFileSync(path.join(repo, 'config'), 'utf8'))
+    expect(cfgOf(tsRepo)).to.deep.equal(cfgOf(kRepo))
+    expect((cfgOf(tsRepo) as { Provide: unknown }).Provide).to.deep.equal({ DHT: { Interval: '12h', MaxWorkers: 16 }, Enabled: false, Strategy: 'all' })
+    expect(readFileSync(path.join(tsRepo, 'version'), 'utf8').trim()).to.equal('18')
+    // both open the migrated repo (Kubo reads the one tsipfs migrated)
+    expect(lines(ok(kuboCli(tsRepo), ['pin', 'ls']))).to.deep.equal(lines(ok(tsCli(tsRepo), ['pin', 'ls'])))
+    // down again, as Kubo
+    const down = ok(tsCli(tsRepo), ['repo', 'migrate', '--to=16', '--allow-downgrade'])
+    expect(down).to.equal(ok(kuboCli(kRepo), ['repo', 'migrate', '--to=16', '--allow-downgrade']))
+    expect(readFileSync(path.join(tsRepo, 'config'), 'utf8')).to.equal(original)
+    const refused = tsCli(tsRepo)(['repo', 'migrate', '--to=15'])
+    expect(refused.stderr).to.include('Error: downgrade from version 16 to 15 requires --allow-downgrade flag')
   })
 
   it('repo.lock: a Kubo daemon keeps tsipfs off its repo and a tsipfs daemon keeps Kubo off', async () => {

@@ -262,6 +262,33 @@ describe('plugins/repo', function () {
       }
       expect(node.registry.httpAllowed(['repo', 'migrate'])).to.equal(false)
     })
+
+    it('repo migrate: 17 → 18 moves Provider/Reprovider to Provide (Kubo\'s lines), --allow-downgrade puts the old config back', async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tsipfs-migrate-'))
+      try {
+        await initRepo(dir)
+        const cfgFile = path.join(dir, 'config')
+        const cfg = JSON.parse(await fs.readFile(cfgFile, 'utf8'))
+        delete cfg.Provide
+        cfg.Reprovider = { Strategy: 'pinned', Interval: '6h' }
+        const old = JSON.stringify(cfg, null, 2)
+        await fs.writeFile(cfgFile, old)
+        await fs.writeFile(path.join(dir, 'version'), '17')
+        const out = (await node.invoke('repo/migrate', { options: { 'repo-dir': dir } }) as Array<{ Message: string }>).map(m => m.Message).join('')
+        expect(out).to.include('Running embedded migration fs-repo-17-to-18...\n')
+        expect(out).to.include('  Migrated Reprovider.Strategy="pinned" to Provide.Strategy="pinned"\n  Migrated Reprovider.Interval="6h" to Provide.DHT.Interval="6h"\n')
+        expect(out.endsWith('Repository successfully migrated to version 18.\n')).to.equal(true)
+        const now = JSON.parse(await fs.readFile(cfgFile, 'utf8'))
+        expect(now.Provide).to.deep.equal({ Strategy: 'pinned', DHT: { Interval: '6h' } })
+        expect(now).to.not.have.property('Reprovider')
+        await node.invoke('repo/migrate', { options: { 'repo-dir': dir, to: 17, 'allow-downgrade': true } })
+        expect(await fs.readFile(cfgFile, 'utf8')).to.equal(old)
+        expect((await fs.readFile(path.join(dir, 'version'), 'utf8')).trim()).to.equal('17')
+        await expect(node.invoke('repo/migrate', { options: { 'repo-dir': dir, to: 15, 'allow-downgrade': true } })).to.be.rejectedWith('no embedded migrations found for version 17 to 15')
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true })
+      }
+    })
   })
 
   describe('periodic GC (daemon --enable-gc)', () => {
