@@ -175,7 +175,8 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
       plain(ctx, 404, '404 page not found')
       return
     }
-    const command = found.node.command
+    // a command declared from the manifest (the daemon's plugins) loads on its first request
+    const command = (await registry.load(found.node.path)) ?? found.node.command
     // 7. parse
     const query = queryValues(ctx.querystring)
     const args = [...(found.pathArg != null ? [found.pathArg] : []), ...(query.get('arg') ?? [])]

@@ -9,6 +9,8 @@ import { createLogging } from '../core/logger/index.js'
 import { versionInfo, versionText } from '../plugins/version/system.js'
 import type { Invocation } from '../registry/types.js'
 import { createNode } from './node.js'
+import { manifestPlugins } from './cli-manifest.js'
+import { nodePlugins } from '../registry/manifest.js'
 import { createOfflineScope } from '../core/container.js'
 import { startPeriodicGc, type PeriodicGc } from '../core/gc/periodic.js'
 import { createRpcApp } from './app.js'
@@ -128,7 +130,10 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
   setAgentVersionSuffix(typeof cfgSuffix === 'string' ? cfgSuffix : options.agentVersionSuffix ?? '')
   let resolveStop!: (why: string) => void
   const stopped = new Promise<string>(resolve => { resolveStop = resolve })
+  // the built-in plugins as the manifest declares them: a command's module loads on its first request
+  // (services of plugins that register some, e.g. MFS, load now)
   const node = await createNode({
+    plugins: await nodePlugins(await manifestPlugins()),
     repoPath,
     configFile: options.configFile,
     online: !offline,
