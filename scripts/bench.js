@@ -15,6 +15,10 @@
 //           --net-only      only the networking section (scripts/bench-net.js: bitswap 256 MiB transfers
 //                           tsipfs/Kubo each way over loopback, RSS with 50 connected peers)
 //           --no-net        leave the networking section out
+//           --no-kubo       leave Kubo out (default: scripts/kubo.sh's binary, flatfs sync false and true)
+//           --no-nosync     measure tsipfs with sync: true only (default: also with Datastore.Spec sync: false)
+//           --no-physical   leave the machine limits out (../shared/bench/physical.sh and scripts/bench/limits.js)
+//           --no-startup    leave the start-up section out; --startup-only runs only it
 // Environment: BENCH_DIR (default /work/shared/bench), DATA (default /tmp/bench-data),
 //           JSIPFS_DIR (default /tmp/jsipfs-bench), API_PORT / GW_PORT (ours, default 45101 / 48181),
 //           JS_API_PORT / JS_GW_PORT / JS_RPC_PORT (js-ipfs, default 45002 / 49090 / 45003).
@@ -30,7 +34,7 @@ import { fileURLToPath } from 'node:url'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const benchDir = process.env.BENCH_DIR ?? '/work/shared/bench'
 const dataDir = process.env.DATA ?? '/tmp/bench-data'
-const jsipfsDir = process.env.JSIPFS_DIR ?? '/tmp/jsipfs-bench'
+const jsipfsDir = process.env.JSIPFS_DIR ?? path.join(root, '.cache', 'jsipfs-bench')
 
 // ---- arguments ----
 const argv = process.argv.slice(2)
@@ -45,7 +49,12 @@ if (!Number.isInteger(runs) || runs < 1) { console.error('--runs must be a posit
 const cpuProf = value('--cpu-prof', process.env.BENCH_CPU_PROF)
 const doTsipfs = !flag('--no-tsipfs')
 const jsipfsCli = path.join(jsipfsDir, 'node_modules', 'ipfs', 'src', 'cli.js')
-const doJsipfs = !flag('--no-jsipfs') && (process.env.BENCH_JSIPFS === '1' || fs.existsSync(jsipfsDir))
+const doJsipfs = !flag('--no-jsipfs')
+const doKubo = !flag('--no-kubo')
+const doNosync = !flag('--no-nosync')
+const doPhysical = !flag('--no-physical')
+const startupOnly = flag('--startup-only')
+const doStartup = !flag('--no-startup')
 const doInproc = !flag('--no-inproc')
 const baseline = value('--baseline', undefined)
 const gatewayOnly = flag('--gateway-only')
@@ -223,8 +232,52 @@ async function benchDaemon ({ name, repo, start, blockputQuery, logFile }) {
   }
 }
 
-/** Our daemon, on a fresh temp repo, offline, loopback only. */
-async function benchTsipfs (tree = root, name = 'tsipfs') {
+/** Set `sync` on every flatfs mount of Datastore.Spec in a repo's config file (Kubo and tsipfs alike). */
+function setFlatfsSync (repo, sync) {
+  const file = path.join(repo, 'config')
+  const config = JSON.parse(fs.readFileSync(file, 'utf8'))
+  const visit = (spec) => {
+    if (spec == null || typeof spec !== 'object') return
+    if (spec.type === 'flatfs') spec.sync = sync
+    for (const child of spec.mounts ?? []) visit(child)
+    visit(spec.child)
+  }
+  visit(config.Datastore?.Spec)
+  fs.writeFileSync(file, JSON.stringify(config, null, 2))
+}
+
+/** Kubo (scripts/kubo.sh) on a fresh temp repo, offline, loopback only, flatfs `sync` as given. */
+async function benchKubo (kubo, sync, name) {
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'kubo-bench-repo-'))
+  const apiPort = await pickPort(Number(process.env.KUBO_API_PORT ?? 45201))
+  const gwPort = await pickPort(Number(process.env.KUBO_GW_PORT ?? 48281))
+  const env = { ...process.env, IPFS_PATH: repo }
+  const cli = (...args) => {
+    const r = spawnSync(kubo, args, { env, encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`ipfs ${args.join(' ')} failed: ${r.stderr || r.stdout}`)
+  }
+  cli('init', '--profile=test')
+  cli('config', 'Addresses.API', `/ip4/127.0.0.1/tcp/${apiPort}`)
+  cli('config', 'Addresses.Gateway', `/ip4/127.0.0.1/tcp/${gwPort}`)
+  cli('config', '--json', 'Addresses.Swarm', '[]')
+  setFlatfsSync(repo, sync)
+  const logFile = path.join(results, `${name}-daemon.log`)
+  await benchDaemon({
+    name,
+    repo,
+    logFile,
+    blockputQuery: 'cid-codec=raw',
+    start: async () => {
+      const out = fs.openSync(logFile, 'w')
+      const daemon = spawn(kubo, ['daemon', '--offline'], { env, stdio: ['ignore', out, out] })
+      fs.closeSync(out)
+      return { daemon, api: `http://127.0.0.1:${apiPort}`, gw: `http://127.0.0.1:${gwPort}` }
+    }
+  })
+}
+
+/** Our daemon, on a fresh temp repo, offline, loopback only (flatfs `sync` as given). */
+async function benchTsipfs (tree = root, name = 'tsipfs', sync = true) {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'tsipfs-bench-repo-'))
   const apiPort = await pickPort(Number(process.env.API_PORT ?? 45101))
   const gwPort = await pickPort(Number(process.env.GW_PORT ?? 48181))
@@ -238,6 +291,7 @@ async function benchTsipfs (tree = root, name = 'tsipfs') {
   cli('config', 'Addresses.API', `/ip4/127.0.0.1/tcp/${apiPort}`)
   cli('config', 'Addresses.Gateway', `/ip4/127.0.0.1/tcp/${gwPort}`)
   cli('config', '--json', 'Addresses.Swarm', '[]')
+  setFlatfsSync(repo, sync)
   const nodeArgs = []
   if (cpuProf != null) { fs.mkdirSync(cpuProf, { recursive: true }); nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${cpuProf}`) }
   const logFile = path.join(results, `${name}-daemon.log`)
@@ -262,7 +316,12 @@ async function benchTsipfs (tree = root, name = 'tsipfs') {
  */
 async function benchJsipfs () {
   if (!fs.existsSync(jsipfsCli)) {
-    log(`js-ipfs is not installed in ${jsipfsDir} (no ${jsipfsCli}): run 'bash ${benchDir}/install.sh jsipfs'; skipping`)
+    // as ../shared/bench/install.sh does (its lockfile, optional dependencies left out), into .cache/
+    log(`installing js-ipfs 0.66.1 into ${jsipfsDir}`)
+    await run('bash', [path.join(benchDir, 'install.sh'), 'jsipfs'], { env: { ...process.env, JSIPFS_DIR: jsipfsDir }, stdout: 'ignore' })
+  }
+  if (!fs.existsSync(jsipfsCli)) {
+    log(`js-ipfs did not install into ${jsipfsDir} (no ${jsipfsCli}); skipping`)
     return false
   }
   const apiPort = await pickPort(Number(process.env.JS_API_PORT ?? 45002))
@@ -316,103 +375,7 @@ async function benchInproc () {
   return fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : ''
 }
 
-// ---- parsing and the table ----
-/** The figures of one rpc-bench.sh result file. */
-function parse (file) {
-  if (!fs.existsSync(file)) return undefined
-  const text = fs.readFileSync(file, 'utf8')
-  const stat = (label) => {
-    const line = text.split('\n').find(l => l.startsWith(label + ' '))
-    if (line == null) return undefined
-    const m = /median=([\d.]+) min=([\d.]+) max=([\d.]+) n=(\d+) spread=([\d.]+)%/.exec(line)
-    return m == null ? undefined : { median: +m[1], min: +m[2], max: +m[3], n: +m[4], spread: +m[5] }
-  }
-  const list = (label) => text.split('\n').find(l => l.startsWith(label + ' '))?.split(':').slice(1).join(':').trim().split(/\s+/).filter(Boolean) ?? []
-  const blockput = text.split('\n').filter(l => l.startsWith('{"bench":"block/put"')).map(l => JSON.parse(l))
-  const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length === 0 ? undefined : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2 }
-  const rssLine = text.split('\n').find(l => l.startsWith('daemon-rss after all'))
-  return {
-    addDefault: stat('add-256MiB-default MiB/s:'),
-    addV1raw: stat('add-256MiB-v1raw MiB/s:'),
-    cat: stat('cat-256MiB MiB/s:'),
-    dir: stat('add-dir-10000x1KiB files/s:'),
-    blockput: stat('block-put-1KiB-c4 ops/s:'),
-    blockputP50: median(blockput.map(j => j.p50ms)),
-    blockputP99: median(blockput.map(j => j.p99ms)),
-    blockputErrors: blockput.reduce((a, j) => a + (j.errors ?? 0), 0),
-    gw: stat('gateway-1KiB-c32 req/s:'),
-    gwP99: stat('gateway-1KiB-c32 p99 ms:'),
-    gwUncached: stat('gateway-1KiB-uncached-c32 req/s:'),
-    gwUncachedP99: stat('gateway-1KiB-uncached-c32 p99 ms:'),
-    gwLarge: stat('gateway-1MiB-c32 req/s:'),
-    gwLargeP99: stat('gateway-1MiB-c32 p99 ms:'),
-    gwLargeMiBs: stat('gateway-1MiB-c32 MiB/s:'),
-    rss: rssLine != null ? Number(/VmRSS:\s*(\d+)/.exec(rssLine)?.[1]) : undefined,
-    hwm: rssLine != null ? Number(/VmHWM:\s*(\d+)/.exec(rssLine)?.[1]) : undefined,
-    rssStart: Number(/daemon-rss at start: (\d+)/.exec(text)?.[1]) || undefined,
-    cids: { default: list('add-256MiB-default cids:'), v1raw: list('add-256MiB-v1raw cids:'), dir: list('add-dir-10000x1KiB dir cids:') },
-    load: [...text.matchAll(/load: ([\d. ]+)/g)].map(m => m[1].trim())
-  }
-}
-
-/** the tsipfs column of the table for one result set */
-table.rowsOf = (r) => [
-  fmt(r?.addDefault, 1), fmt(r?.addV1raw, 1), fmt(r?.cat, 0), fmt(r?.dir, 0), fmt(r?.blockput, 0),
-  r ? `${num(r.blockputP50, 2)} / ${num(r.blockputP99, 2)}` : '—', fmt(r?.gw, 0), fmt(r?.gwP99, 2), fmt(r?.gwUncached, 0), fmt(r?.gwUncachedP99, 2),
-  fmt(r?.gwLarge, 0), fmt(r?.gwLargeP99, 2), fmt(r?.gwLargeMiBs, 0), num(r?.rss, 0), num(r?.hwm, 0)
-]
-
-const fmt = (s, digits = 0) => s == null ? '—' : `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`
-const num = (x, digits = 0, unit = '') => x == null || Number.isNaN(x) ? '—' : x.toFixed(digits) + unit
-
-function table (ours, js, base) {
-  const rows = [
-    ['add 256 MiB, default (CIDv0)', 'MiB/s', fmt(ours?.addDefault, 1), fmt(js?.addDefault, 1), '≥ 250', ours?.addDefault && ours.addDefault.median >= 250],
-    ['add 256 MiB, CIDv1 raw leaves', 'MiB/s', fmt(ours?.addV1raw, 1), fmt(js?.addV1raw, 1), '≥ 280', ours?.addV1raw && ours.addV1raw.median >= 280],
-    ['cat 256 MiB', 'MiB/s', fmt(ours?.cat, 0), fmt(js?.cat, 0), '≥ 1000', ours?.cat && ours.cat.median >= 1000],
-    ['add dir 10,000 × 1 KiB, 1 request', 'files/s', fmt(ours?.dir, 0), fmt(js?.dir, 0), '≥ 5000', ours?.dir && ours.dir.median >= 5000],
-    ['block/put 1 KiB, c4', 'ops/s', fmt(ours?.blockput, 0), fmt(js?.blockput, 0), '≥ 5000', ours?.blockput && ours.blockput.median >= 5000],
-    ['block/put p50 / p99', 'ms', ours ? `${num(ours.blockputP50, 2)} / ${num(ours.blockputP99, 2)}` : '—', js ? `${num(js.blockputP50, 2)} / ${num(js.blockputP99, 2)}` : '—', '', undefined],
-    ['gateway GET 1 KiB, wrk c32', 'req/s', fmt(ours?.gw, 0), fmt(js?.gw, 0), '≥ 15000', ours?.gw && ours.gw.median >= 15000],
-    ['gateway p99', 'ms', fmt(ours?.gwP99, 2), fmt(js?.gwP99, 2), '< 10', ours?.gwP99 && ours.gwP99.median < 10],
-    ['gateway 1 KiB, response cache bypassed', 'req/s', fmt(ours?.gwUncached, 0), fmt(js?.gwUncached, 0), '', undefined],
-    ['gateway 1 KiB uncached p99', 'ms', fmt(ours?.gwUncachedP99, 2), fmt(js?.gwUncachedP99, 2), '', undefined],
-    ['gateway GET 1 MiB, wrk c32', 'req/s', fmt(ours?.gwLarge, 0), fmt(js?.gwLarge, 0), '', undefined],
-    ['gateway 1 MiB p99', 'ms', fmt(ours?.gwLargeP99, 2), fmt(js?.gwLargeP99, 2), '', undefined],
-    ['gateway 1 MiB throughput', 'MiB/s', fmt(ours?.gwLargeMiBs, 0), fmt(js?.gwLargeMiBs, 0), '', undefined],
-    ['daemon RSS after the run', 'MiB', num(ours?.rss, 0), num(js?.rss, 0), '≤ 200', ours?.rss != null ? ours.rss <= 200 : undefined],
-    ['daemon peak RSS (VmHWM)', 'MiB', num(ours?.hwm, 0), num(js?.hwm, 0), '', undefined]
-  ]
-  const head = ['figure (median, min–max of runs)', 'unit', 'tsipfs', 'js-ipfs 0.66.1', 'target', 'met']
-  const cells = rows.map(r => [r[0], r[1], r[2], r[3], r[4], r[5] === undefined ? '' : r[5] ? 'yes' : 'NO'])
-  if (base !== undefined) {
-    // the same rows for the baseline daemon, as a column after ours
-    const b = table.rowsOf(base)
-    head.splice(3, 0, 'baseline')
-    cells.forEach((c, i) => c.splice(3, 0, b[i]))
-  }
-  const width = head.map((h, i) => Math.max(h.length, ...cells.map(c => String(c[i]).length)))
-  const line = (c) => '| ' + c.map((x, i) => String(x).padEnd(width[i])).join(' | ') + ' |'
-  return [line(head), '|' + width.map(w => '-'.repeat(w + 2)).join('|') + '|', ...cells.map(line)].join('\n')
-}
-
-/** The CIDs both daemons computed for the same data must be the same (js-ipfs prints CIDv1 in base58btc). */
-async function cidCheck (ours, js) {
-  const lines = []
-  if (ours == null) return lines
-  let CID
-  try { ({ CID } = await import('multiformats/cid')) } catch {}
-  const norm = (s) => { try { return CID != null ? CID.parse(s).toV1().toString() : s } catch { return s } }
-  for (const mode of ['default', 'v1raw']) {
-    const a = ours.cids[mode]
-    const b = js?.cids[mode] ?? []
-    if (b.length === 0) { lines.push(`add ${mode} cids: ${a.join(' ')}`); continue }
-    const same = a.length === b.length && a.every((c, i) => norm(c) === norm(b[i]))
-    lines.push(`add ${mode} cids ${same ? 'match js-ipfs' : 'DIFFER from js-ipfs'}: ${a.join(' ')}${same ? '' : ` vs ${b.join(' ')}`}`)
-  }
-  if (ours.cids.dir.length > 0) lines.push(`dir cids (Kubo HAMT layout; js-ipfs makes a flat dir): ${ours.cids.dir.join(' ')}`)
-  return lines
-}
+import { cidCheck, parse, parsePhysical, table } from './bench/table.js'
 
 // ---- main ----
 log(`runs=${runs} results=${path.relative(root, results)} load ${loadavg()}`)
@@ -430,11 +393,43 @@ if (netOnly) {
   console.log(section)
   process.exit(0)
 }
+const kuboBin = doKubo ? spawnSync('bash', [path.join(root, 'scripts', 'kubo.sh')], { encoding: 'utf8' }).stdout.trim() : ''
+const kubo = kuboBin !== '' && fs.existsSync(kuboBin) ? kuboBin : undefined
+if (doKubo && kubo == null) log('Kubo: scripts/kubo.sh gave no binary; leaving Kubo out')
+let startupMd = ''
+if (doStartup || startupOnly) {
+  await ensureBuilt()
+  const { benchStartup, startupTable } = await import('./bench/startup.js')
+  startupMd = startupTable(await benchStartup({ node22, bin: path.join(root, 'bin', 'tsipfs.js'), kubo, runs, log }))
+  fs.writeFileSync(path.join(results, 'startup.md'), startupMd + '\n')
+  if (startupOnly) { console.log(startupMd); process.exit(0) }
+}
 if (!gatewayOnly) await ensureData()
+const limits = {}
+if (doPhysical && !gatewayOnly) {
+  log('machine limits: physical.sh, then durable-write limits')
+  await run('bash', [path.join(benchDir, 'physical.sh'), String(runs)], { env: { ...process.env, RESULTS: results }, stdout: 'ignore' })
+  Object.assign(limits, parsePhysical(path.join(results, 'physical.txt')))
+  const { measureLimits } = await import('./bench/limits.js')
+  Object.assign(limits, await measureLimits(runs))
+  fs.writeFileSync(path.join(results, 'limits.json'), JSON.stringify(limits) + '\n')
+}
 if (doTsipfs) {
   await ensureBuilt()
-  log('tsipfs: rpc-bench.sh')
-  await benchTsipfs()
+  log('tsipfs (sync: true): rpc-bench.sh')
+  await benchTsipfs(root, 'tsipfs', true)
+  if (doNosync) {
+    log('tsipfs (sync: false): rpc-bench.sh')
+    await benchTsipfs(root, 'tsipfs-nosync', false)
+  }
+}
+if (kubo != null) {
+  log('Kubo (sync: false, as its init writes): rpc-bench.sh')
+  await benchKubo(kubo, false, 'kubo')
+  if (doNosync) {
+    log('Kubo (sync: true): rpc-bench.sh')
+    await benchKubo(kubo, true, 'kubo-sync')
+  }
 }
 if (baseline != null) {
   if (!fs.existsSync(path.join(baseline, 'dist', 'server', 'cli.js'))) throw new Error(`--baseline ${baseline}: not a built checkout (no dist/server/cli.js)`)
@@ -451,19 +446,24 @@ if (doInproc && doTsipfs && !gatewayOnly) inproc = await benchInproc()
 
 const netMd = doNet && doTsipfs ? await netSection() : ''
 
-const ours = parse(path.join(results, 'tsipfs.txt'))
-const js = jsRan ? parse(path.join(results, 'jsipfs.txt')) : undefined
-const base = baseline != null ? parse(path.join(results, 'baseline.txt')) ?? null : undefined
+const by = {}
+for (const name of ['tsipfs', 'tsipfs-nosync', 'kubo', 'kubo-sync', 'jsipfs', 'baseline']) {
+  if (name === 'jsipfs' && !jsRan) continue
+  const r = parse(path.join(results, `${name}.txt`))
+  if (r != null) by[name] = r
+}
+const ours = by.tsipfs
 const summary = [
-  `# bench ${stamp}: ${runs} run(s) per figure, ${os.cpus().length} CPUs, node ${process.versions.node} (daemon: ${node22 === process.execPath ? process.version : 'node_modules/node'})`,
+  `# bench ${stamp}: ${runs} run(s) per figure, ${os.cpus().length} CPUs, node ${process.versions.node} (daemon: ${node22 === process.execPath ? process.version : 'node_modules/node'}), load ${loadavg()} at the end`,
   '',
-  table(ours, js, base),
-  ...(base !== undefined ? [`baseline: ${path.resolve(baseline)}`] : []),
+  table(by, limits),
+  ...(baseline != null ? [`baseline: ${path.resolve(baseline)}`] : []),
   '',
-  ...(await cidCheck(ours, js)),
-  ...(ours != null ? [`tsipfs: rss at start ${num(ours.rssStart, 0, ' MiB')}; block/put errors ${ours.blockputErrors}; load ${ours.load.join(' → ')}`] : []),
-  ...(js != null ? [`js-ipfs: load ${js.load.join(' → ')}`] : []),
+  `machine limits (same run): SHA-256 ${limits.sha256 ?? '—'} MiB/s, disk write+fsync ${limits.disk ?? '—'} MiB/s, loopback HTTP ${limits.loopback ?? '—'} MiB/s, trivial Node server ${limits.smallServer ?? '—'} req/s, naive durable put ${(limits.naivePut ?? []).map(x => x.toFixed(0)).join(' ')} ops/s, durable 256 KiB files ${(limits.files256k ?? []).map(x => x.toFixed(0)).join(' ')} MiB/s`,
+  ...(await cidCheck(ours, by.jsipfs)),
+  ...Object.entries(by).map(([name, r]) => `${name}: rss at start ${r.rssStart ?? '—'} MiB; block/put errors ${r.blockputErrors}; load ${r.load.join(' → ')}`),
   '',
+  ...(startupMd !== '' ? ['## start-up', '', startupMd, ''] : []),
   ...(inproc !== '' ? ['## in-process benches', '', '```', inproc.trimEnd(), '```', ''] : []),
   ...(netMd !== '' ? [netMd] : []),
   `raw results: ${path.relative(root, results)}/`
