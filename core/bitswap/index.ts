@@ -1,11 +1,12 @@
 // Block exchange over libp2p: @helia/bitswap on the node's host (Kubo's online exchange).
 // While started it is the NodeBlockstore's network side:
 // - fetcher: a read of a missing block wants it from peers until the caller's signal aborts (no signal:
-//   forever, as Kubo); the bytes are checked against the CID's multihash and written to the local store;
+//   forever, as Kubo), through our client (client.ts, over @helia/bitswap's network layer); the bytes
+//   are checked against the CID's multihash and written to the local store;
 // - announcer: every block put into the store is offered to peers that want it (and wakes local wants).
 // Serving peers reads the local store only (no fetching on their behalf); Bitswap.ServerEnabled=false
 // serves nothing and Bitswap.Libp2pEnabled=false leaves the node without an exchange (core/container.ts).
-import { withBitswap, type Bitswap, type BitswapComponents, type BitswapOptions, type WantListEntry } from '@helia/bitswap'
+import { withBitswap, type Bitswap, type BitswapComponents, type BitswapOptions } from '@helia/bitswap'
 import type { AbortOptions, Libp2p, PeerId } from '@libp2p/interface'
 import type { Blockstore } from 'interface-blockstore'
 import type { CID } from 'multiformats/cid'
@@ -14,6 +15,7 @@ import { hashByCode } from '../hashes.js'
 import { getBlock, offlineNotFound, type NodeBlockstore } from '../blockstore/index.js'
 import type { Startable } from '../lifecycle.js'
 import { libp2pRouting } from './routing.js'
+import { BitswapClient, type BitswapNetwork } from './client.js'
 import { BitswapStats, instrument, type BitswapCounters, type BitswapInternals, type LedgerOutput } from './stats.js'
 
 export { libp2pRouting, type Routing } from './routing.js'
@@ -78,14 +80,14 @@ export function getHasher (code: number): Hasher {
   return hasher
 }
 
-/** Do these bytes hash to the CID's multihash (function, length and digest)? */
-export function matchesCid (cid: CID, bytes: Uint8Array): boolean {
-  const fn = hashByCode(cid.multihash.code)
-  if (fn == null) return false
+/** The multihash of bytes with function `code` and digest length `size` (undefined: unsupported or bad length). */
+export function multihashOf (code: number, bytes: Uint8Array, size: number): Uint8Array | undefined {
+  const fn = hashByCode(code)
+  if (fn == null) return undefined
   try {
-    return Buffer.from(fn.digest(bytes, cid.multihash.size).bytes).equals(cid.multihash.bytes)
+    return fn.digest(bytes, size).bytes
   } catch {
-    return false
+    return undefined
   }
 }
 
@@ -96,74 +98,42 @@ const NOTHING: Pick<Blockstore, 'has' | 'get'> = {
   get: async function * (cid: CID) { throw offlineNotFound(cid) }
 }
 
-const keyOf = (cid: CID): string => Buffer.from(cid.multihash.bytes).toString('base64')
-
 export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): BlockExchange {
   const { libp2p, blockstore, logger } = deps
   const { serverEnabled = true, ...options } = init
   /** the store without the network: what we serve and where arrivals are checked */
   const local = blockstore.offline()
   let broker: Broker | undefined
-  let running: AbortController | undefined
-  /** local wants waiting for a block by multihash: woken when the block is put locally */
-  const arrivals = new Map<string, Set<() => void>>()
+  let client: BitswapClient | undefined
 
   const inner = (): Bitswap | undefined => (broker as unknown as { bitswap?: Bitswap } | undefined)?.bitswap
   /** counters live as long as the node (a restart of the exchange keeps them) */
   const stats = new BitswapStats()
 
   const notify = (cid: CID): void => {
-    if (arrivals.size > 0) {
-      const waiters = arrivals.get(keyOf(cid))
-      if (waiters != null) for (const wake of waiters) wake()
-    }
+    client?.arrived(cid)
     broker?.announce(cid).catch(() => {})
   }
 
   const want = async (cid: CID, opts: AbortOptions = {}): Promise<Uint8Array> => {
     const signal = opts.signal
     signal?.throwIfAborted()
-    if (broker == null || running == null) throw offlineNotFound(cid)
-    const b = broker
-    const stopped = running.signal
-    // a put of the same block (another request, or a peer's push) ends the want as well
-    const key = keyOf(cid)
-    const arrived = new AbortController()
-    const wake = (): void => { arrived.abort() }
-    let waiters = arrivals.get(key)
-    if (waiters == null) arrivals.set(key, waiters = new Set())
-    waiters.add(wake)
-    const any = AbortSignal.any(signal != null ? [signal, stopped, arrived.signal] : [stopped, arrived.signal])
+    const c = client
+    if (c == null) throw offlineNotFound(cid)
+    if (await local.has(cid)) return await getBlock(local, cid, { signal })
     try {
-      if (await local.has(cid)) arrived.abort()
-      while (!any.aborted) {
-        let bytes: Uint8Array
-        try {
-          bytes = await b.retrieve(cid, { signal: any })
-        } catch (err) {
-          if (any.aborted) break
-          throw err
-        }
-        if (!matchesCid(cid, bytes)) {
-          logger?.warn(`bitswap: a peer sent a block that does not hash to ${cid.toString()}`)
-          continue
-        }
-        await blockstore.put(cid, bytes, { signal })
-        return bytes
-      }
+      return await c.want(cid, { signal })
+    } catch (err) {
       if (signal?.aborted === true) throw signal.reason
-      if (arrived.signal.aborted) return await getBlock(local, cid, { signal })
-      throw offlineNotFound(cid)
-    } finally {
-      waiters.delete(wake)
-      if (waiters.size === 0 && arrivals.get(key) === waiters) arrivals.delete(key)
+      if (client !== c) throw offlineNotFound(cid)
+      throw err
     }
   }
 
   return {
     want,
     notify,
-    wantlist: () => inner()?.getWantlist().map((e: WantListEntry) => e.cid) ?? [],
+    wantlist: () => client?.wantlist() ?? [],
     peerWantlist: (peer) => inner()?.getPeerWantlist(peer)?.map(e => e.cid),
     isStarted: () => broker != null,
     counters: () => ({ ...stats.counters }),
@@ -193,9 +163,29 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
       await mixin?.start?.(host) // builds and starts the broker
       if (created == null) throw new Error('bitswap did not start')
       broker = created
-      const internals = inner() as unknown as BitswapInternals | undefined
-      if (internals != null) instrument(internals, stats)
-      running = new AbortController()
+      const internals = inner() as unknown as BitswapInternals
+      instrument(internals, stats)
+      // our client replaces @helia/bitswap's want list (see client.ts): it no longer reads messages
+      internals.wantList.receiveMessage = async () => {}
+      internals.wantList.peerConnected = async () => {}
+      // serving: a want that comes again after the do-not-resend window (our client asks again when a
+      // reply was lost) finds its old entry gone, so the block is sent again (@helia/bitswap only drops
+      // expired entries after reading the new wants, so the new want was swallowed)
+      const wants = internals.peerWantLists
+      const receive = wants.receiveMessage.bind(wants)
+      wants.receiveMessage = (peer, message) => {
+        wants.ledgerMap.get(peer)?.removeExpiredWants()
+        receive(peer, message)
+      }
+      client = new BitswapClient({
+        network: internals.network as unknown as BitswapNetwork,
+        hash: multihashOf,
+        store: async (cid, bytes) => { await blockstore.put(cid, bytes) },
+        local: async (cid) => await getBlock(local, cid),
+        stats,
+        warn: (msg) => logger?.warn(msg),
+        peers: libp2p.getConnections().map(c => c.remotePeer)
+      })
       blockstore.setFetcher(want)
       blockstore.setAnnouncer(notify)
     },
@@ -203,10 +193,11 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
       if (broker == null) return
       blockstore.setFetcher(undefined)
       blockstore.setAnnouncer(undefined)
-      running?.abort()
+      const c = client
+      client = undefined
+      c?.stop()
       const b = broker
       broker = undefined
-      running = undefined
       await b.stop()
     }
   }

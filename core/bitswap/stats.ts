@@ -1,6 +1,6 @@
 // Kubo's bitswap counters and per-peer ledgers (boxo bitswap.Stat, server.Receipt), which @helia/bitswap
 // does not keep: counted around its network layer. Every message received, every block received (a
-// block we did not want, or already had, is a duplicate) and every block sent after the send succeeded.
+// block we did not want, or already had, is a duplicate: counted by client.ts) and every block sent after the send succeeded.
 import type { PeerId } from '@libp2p/interface'
 import type { CID } from 'multiformats/cid'
 
@@ -74,26 +74,24 @@ export interface BitswapInternals {
     addEventListener: (type: 'bitswap:message', fn: (evt: CustomEvent<{ peer: PeerId }>) => void) => void
     sendMessage: (peer: PeerId, message: { blocks: Map<string, { data: Uint8Array }> }, options?: unknown) => Promise<void>
   }
+  /** @helia/bitswap's own client side, silenced (client.ts replaces it) */
   wantList: {
-    wants: Map<string, { cancel: boolean }>
-    addEventListener: (type: 'block', fn: (evt: CustomEvent<{ sender: PeerId, cid: CID, block: Uint8Array }>) => void) => void
+    receiveMessage: (...args: unknown[]) => Promise<void>
+    peerConnected: (...args: unknown[]) => Promise<void>
   }
-  peerWantLists: { peers: () => PeerId[], wantListForPeer: (peer: PeerId) => Array<{ cid: CID }> | undefined }
+  peerWantLists: {
+    peers: () => PeerId[]
+    wantListForPeer: (peer: PeerId) => Array<{ cid: CID }> | undefined
+    receiveMessage: (peer: PeerId, message: unknown) => void
+    ledgerMap: { get: (peer: PeerId) => { removeExpiredWants: () => void } | undefined }
+  }
 }
-
-/** @helia/bitswap's want-list key: the multihash in unpadded base64 (uint8arrays 'base64') */
-const wantKey = (cid: CID): string => Buffer.from(cid.multihash.bytes).toString('base64').replace(/=+$/, '')
 
 /** Count what flows through a started @helia/bitswap instance. */
 export function instrument (bitswap: BitswapInternals, stats: BitswapStats): void {
-  const { network, wantList } = bitswap
+  const { network } = bitswap
   network.addEventListener('bitswap:message', () => { stats.messageReceived() })
-  // dispatched for each block of a message before the want list marks it received
-  wantList.addEventListener('block', (evt) => {
-    const { sender, cid, block } = evt.detail
-    const entry = wantList.wants.get(wantKey(cid))
-    stats.blockReceived(sender, block.byteLength, entry == null || entry.cancel)
-  })
+  // blocks received are counted by the client (client.ts), which knows what it wanted
   const send = network.sendMessage.bind(network)
   network.sendMessage = async (peer, message, options) => {
     await send(peer, message, options)

@@ -71,6 +71,7 @@ export async function getBlock (store: Blockstore, cid: CID, options?: AbortOpti
 export class NodeBlockstore implements Blockstore {
   readonly inner: Blockstore
   private fetcher: BlockFetcher | undefined
+  private fetchCount = 0
   private announcer: BlockAnnouncer | undefined
   private putListeners: BlockAnnouncer[] = []
   private readonly sources: BlockSource[] = []
@@ -206,7 +207,13 @@ export class NodeBlockstore implements Blockstore {
       if (bytes != null) return bytes
     }
     if (this.fetcher == null) throw offlineNotFound(cid)
+    this.fetchCount++
     return await this.fetcher(cid, options)
+  }
+
+  /** reads that went to the network so far (readers widen their read-ahead when it moves) */
+  get fetched (): number {
+    return this.fetchCount
   }
 
   async * getMany (source: Iterable<CID> | AsyncIterable<CID>, options?: AbortOptions): AsyncGenerator<Pair> {

@@ -22,6 +22,12 @@ export interface FileReadOptions {
   /** at most this many blocks requested per level (default 16) */
   maxAhead?: number
   /**
+   * a counter of the block reads that had to go to the network: each time it moved, the read-ahead
+   * doubles (to NETWORK_READ_AHEAD and NETWORK_MAX_AHEAD), so a remote file is fetched with many
+   * blocks in flight while a local read keeps the small window (and its memory)
+   */
+  networkReads?: () => number
+  /**
    * the pool getBlock takes buffers from, if any: the blocks of nodes with links (whose CIDs are views
    * of the block) are forgotten, so the consumer may release every chunk once it has used it
    */
@@ -30,6 +36,8 @@ export interface FileReadOptions {
 
 const DEFAULT_READ_AHEAD = 2 * 1024 * 1024
 const DEFAULT_MAX_AHEAD = 16
+const NETWORK_READ_AHEAD = 32 * 1024 * 1024
+const NETWORK_MAX_AHEAD = 128
 /** the size assumed for a child whose size is not recorded (the default chunk size) */
 const SIZE_GUESS = 256 * 1024
 
@@ -73,8 +81,19 @@ export async function * readUnixfsFile (root: FileRoot, getBlock: BlockGetter, o
   const start = options.offset ?? 0
   const end = options.length === undefined ? Infinity : start + options.length
   if (end <= start) return
-  const budget = options.readAhead ?? DEFAULT_READ_AHEAD
-  const maxAhead = Math.max(options.maxAhead ?? DEFAULT_MAX_AHEAD, 1)
+  let budget = options.readAhead ?? DEFAULT_READ_AHEAD
+  let maxAhead = Math.max(options.maxAhead ?? DEFAULT_MAX_AHEAD, 1)
+  const networkReads = options.networkReads
+  let seenNetwork = networkReads?.() ?? 0
+  /** widen the window when blocks came from the network since the last look */
+  const widen = (): void => {
+    if (networkReads == null) return
+    const n = networkReads()
+    if (n === seenNetwork) return
+    seenNetwork = n
+    budget = Math.max(budget, Math.min(budget * 2, NETWORK_READ_AHEAD))
+    maxAhead = Math.max(maxAhead, Math.min(maxAhead * 2, NETWORK_MAX_AHEAD))
+  }
 
   const stack: Level[] = []
   /** set by enter when it pushes no level: the file position after the node */
@@ -146,6 +165,7 @@ export async function * readUnixfsFile (root: FileRoot, getBlock: BlockGetter, o
       if (parent != null && !parent.sized) parent.pos = level.sized ? level.end : level.pos
       continue
     }
+    widen()
     fill(level)
     const i = level.next++
     const child = level.children[i]

@@ -43,6 +43,7 @@ export const catCat = defineCommand({
     const readBlock = blockstore instanceof NodeBlockstore
       ? async (cid: CID): Promise<Uint8Array> => await blockstore.read(cid, { signal, alloc: take })
       : getBlock
+    const networkReads = blockstore instanceof NodeBlockstore ? () => blockstore.fetched : undefined
     // resolve every path first: their errors come before any byte (as Kubo's cat())
     const parts: Part[] = []
     let length = 0
@@ -76,7 +77,7 @@ export const catCat = defineCommand({
           if (part.bytes.length > 0) yield part.bytes
           continue
         }
-        yield * readUnixfsFile(part.file.root, readBlock, { offset: part.offset, length: part.length, pool: blockBuffers })
+        yield * readUnixfsFile(part.file.root, readBlock, { offset: part.offset, length: part.length, pool: blockBuffers, networkReads })
       }
     }
     return { body: body(), length }

@@ -8,7 +8,7 @@ import { createTestNode, filesOf, type TestNode } from '../../helpers/node.js'
 import { blockPlugin } from '../../../plugins/block/index.js'
 import { defaultConfig } from '../../../core/config/defaults.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
-import { getHasher, matchesCid } from '../../../core/bitswap/index.js'
+import { getHasher, multihashOf } from '../../../core/bitswap/index.js'
 import { hashByName } from '../../../core/hashes.js'
 import { NodeBlockstore, getBlock } from '../../../core/blockstore/index.js'
 import { MemoryBlockstore } from 'blockstore-core/memory'
@@ -179,15 +179,15 @@ describe('core/bitswap hashes', () => {
     expect(() => getHasher(0x9999)).to.throw('unsupported multihash function 0x9999')
   })
 
-  it('matchesCid checks function, length and digest', () => {
+  it('multihashOf gives the multihash (function, length, digest) the client matches wants by', () => {
     const data = new TextEncoder().encode('block')
     const digest = hashByName('sha2-256')!.digest(data)
-    const cid = CID.createV1(raw.code, digest)
-    expect(matchesCid(cid, data)).to.equal(true)
-    expect(matchesCid(cid, new TextEncoder().encode('other'))).to.equal(false)
-    // bitswap matches wants by digest bytes only: a block whose prefix says identity with the
-    // digest as data would satisfy the want; the check refuses it
-    expect(matchesCid(cid, digest.digest)).to.equal(false)
+    expect(Buffer.from(multihashOf(0x12, data, 32)!).equals(digest.bytes)).to.equal(true)
+    expect(Buffer.from(multihashOf(0x12, data, 20)!).equals(hashByName('sha2-256')!.digest(data, 20).bytes)).to.equal(true)
+    // an identity block holding the digest does not give the sha2-256 multihash
+    expect(Buffer.from(multihashOf(0x00, digest.digest, 32)!).equals(digest.bytes)).to.equal(false)
+    expect(multihashOf(0x12, data, 64)).to.equal(undefined)
+    expect(multihashOf(0x7777, data, 32)).to.equal(undefined)
   })
 
   it('fetched blocks are written through the node store (announced to the exchange)', async () => {
