@@ -9,7 +9,9 @@ import type { Datastore } from 'interface-datastore'
 import type { Logger } from 'winston'
 import type { KuboConfig } from '../config/index.js'
 import { agentVersion, PRODUCT_VERSION } from '../version.js'
-import { netSettings, dhtMode as dhtModeOf } from './settings.js'
+import { multiaddr } from '@multiformats/multiaddr'
+import { netSettings, dhtMode as dhtModeOf, type NetSettings } from './settings.js'
+import type { Limits } from './resources.js'
 import { planTransports } from './transports.js'
 import { buildServices, loopbackOnly } from './services.js'
 import { createNetwork, createNetworkParts, type Network } from './network.js'
@@ -54,6 +56,21 @@ function announceFilter (noAnnounce: string[]): ((addrs: any[]) => any[]) | unde
   })
 }
 
+/**
+ * js-libp2p refuses a host's 6th inbound connection within a second and an 11th handshake in progress,
+ * where Kubo (go-libp2p's resource manager) accepts up to its System.ConnsInbound: the rate and the
+ * pending handshakes follow that limit, and loopback and Swarm.ResourceMgr.Allowlist (Kubo's allowlist,
+ * which bypasses the limits) are always let in.
+ */
+export function inboundAdmission (settings: NetSettings, limits: Limits): { inboundConnectionThreshold: number, maxIncomingPendingConnections: number, allow: string[] } {
+  const inbound = typeof limits.System.ConnsInbound === 'number' ? limits.System.ConnsInbound : 100_000
+  const allow: string[] = ['/ip4/127.0.0.0/ipcidr/8', '/ip6/::1/ipcidr/128']
+  for (const a of settings.resourceMgr.allowlist) {
+    try { multiaddr(a); allow.push(a) } catch { /* Kubo refuses to start on a bad entry; config validation reports it */ }
+  }
+  return { inboundConnectionThreshold: Math.max(inbound, 64), maxIncomingPendingConnections: Math.max(Math.min(inbound, 1024), 64), allow }
+}
+
 /** The host and its network service. */
 export async function createNetworkHost (deps: Libp2pDeps): Promise<{ libp2p: Libp2p, network: Network }> {
   const { privateKey, config, datastore, pubsub, ipnsPubsub, routingType } = deps
@@ -90,7 +107,8 @@ export async function createNetworkHost (deps: Libp2pDeps): Promise<{ libp2p: Li
     connectionGater: parts.filters.gater(),
     connectionManager: {
       // the trimming is ours (connmgr.ts); libp2p's own limit is only a hard ceiling far above it
-      maxConnections: Number.isFinite(highWater) ? Math.max(highWater * 2, highWater + 64) : 100_000
+      maxConnections: Number.isFinite(highWater) ? Math.max(highWater * 2, highWater + 64) : 100_000,
+      ...inboundAdmission(settings, parts.resources.limits)
     },
     metrics: settings.bandwidthMetrics ? () => parts.bandwidth as any : undefined,
     peerDiscovery: peerDiscovery as any[],

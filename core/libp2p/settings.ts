@@ -49,7 +49,8 @@ export interface NetSettings {
   bootstrap: string[]
   peering: Array<{ ID: string, Addrs: string[] }>
   connMgr: ConnMgrSettings
-  resourceMgr: { enabled: boolean, maxMemory?: number, maxFileDescriptors?: number }
+  /** allowlist: Swarm.ResourceMgr.Allowlist (multiaddrs, /ipcidr masks allowed) */
+  resourceMgr: { enabled: boolean, maxMemory?: number, maxFileDescriptors?: number, allowlist: string[] }
   bandwidthMetrics: boolean
   routingType: string
   delegatedRouters: string[]
@@ -113,7 +114,8 @@ export function netSettings (config: KuboConfig, routingOverride?: string): NetS
     resourceMgr: {
       enabled: flag(rcmgr.Enabled, true),
       maxMemory,
-      maxFileDescriptors: typeof rcmgr.MaxFileDescriptors === 'number' ? rcmgr.MaxFileDescriptors : undefined
+      maxFileDescriptors: typeof rcmgr.MaxFileDescriptors === 'number' ? rcmgr.MaxFileDescriptors : undefined,
+      allowlist: Array.isArray(rcmgr.Allowlist) ? rcmgr.Allowlist.filter((a): a is string => typeof a === 'string') : []
     },
     bandwidthMetrics: !flag(swarm.DisableBandwidthMetrics, false),
     routingType,

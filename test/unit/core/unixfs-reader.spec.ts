@@ -90,6 +90,25 @@ describe('unixfs file reader', () => {
     await it2.return(undefined)
   })
 
+  it('widens the read-ahead while blocks come from the network (networkReads moves), not otherwise', async () => {
+    const big = pseudoRandom(64 * 1024, 9)
+    const cid = await importBytes(bs, big, { chunker: fixedSize({ chunkSize: 1024 }), layout: balanced({ maxChildrenPerNode: 1024 }), rawLeaves: true, cidVersion: 1 })
+    const root = await open(cid)
+    let network = 0
+    const requested: string[] = []
+    const remote: BlockGetter = async (c) => { requested.push(c.toString()); network++; return await get(c) }
+    const it = readUnixfsFile(root.root, remote, { readAhead: 4096, maxAhead: 16, networkReads: () => network })[Symbol.asyncIterator]()
+    for (let i = 0; i < 4; i++) await it.next()
+    // 4 KiB doubled at each read that found new network fetches: far more than the local window's 4 + 3
+    expect(requested.length).to.be.above(16)
+    await it.return(undefined)
+    const local: string[] = []
+    const it2 = readUnixfsFile(root.root, async (c) => { local.push(c.toString()); return await get(c) }, { readAhead: 4096, maxAhead: 16, networkReads: () => 0 })[Symbol.asyncIterator]()
+    for (let i = 0; i < 4; i++) await it2.next()
+    expect(local).to.have.length(7)
+    await it2.return(undefined)
+  })
+
   it('reads nodes without blocksizes (positions found while reading)', async () => {
     const leaves = [pseudoRandom(300, 1), pseudoRandom(200, 2), pseudoRandom(500, 3)]
     const cids = await Promise.all(leaves.map(async l => await putBlock(bs, 'raw', l)))
