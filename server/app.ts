@@ -14,6 +14,8 @@ import { ENCODINGS, preamble, sendError, sendOutcome } from './respond.js'
 import { Readable } from 'node:stream'
 import { bodyLines, multipartBoundary, multipartFiles } from './multipart.js'
 import { setOwn } from '../core/util/own.js'
+import { approximateRequestSize, serveDebug } from './debug.js'
+import { metricsFor } from './metrics.js'
 
 const ACCESS_DENIED = 'Kubo RPC Access Denied: Please provide a valid authorization token as defined in the API.Authorizations configuration.'
 const COMPANION_ORIGINS = ['chrome-extension://nibjojkomfdiaoajekhjakgkdhaomnch', 'chrome-extension://hjoieblefckbooibpepigmacodalfndh']
@@ -102,8 +104,27 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
     ctx.body = text + '\n'
   }
 
+  // ipfs_http_* metrics: every request to the API port, as Kubo's MetricsCollectionOption("api")
+  const metrics = metricsFor(container)
+  app.use(async (ctx, next) => {
+    const start = process.hrtime.bigint()
+    const requestBytes = approximateRequestSize(ctx)
+    let responseBytes = 0
+    const res = ctx.res
+    const write = res.write.bind(res) as (...a: any[]) => boolean
+    const end = res.end.bind(res) as (...a: any[]) => typeof res
+    const count = (chunk: unknown): void => { if (typeof chunk === 'string') responseBytes += Buffer.byteLength(chunk); else if (chunk instanceof Uint8Array) responseBytes += chunk.byteLength }
+    res.write = ((chunk: unknown, ...rest: unknown[]) => { count(chunk); return write(chunk, ...rest) }) as typeof res.write
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => { if (typeof chunk !== 'function') count(chunk); return end(chunk, ...rest) }) as typeof res.end
+    res.once('close', () => {
+      metrics.observeHttp({ method: ctx.method, code: res.statusCode, seconds: Number(process.hrtime.bigint() - start) / 1e9, requestBytes, responseBytes })
+    })
+    await next()
+  })
+
   app.use(async (ctx) => {
     const reqPath = ctx.path
+    if (ctx.method !== 'CONNECT' && await serveDebug(ctx, container)) return
     if (ctx.method === 'CONNECT') { ctx.status = 200; ctx.body = ''; return }
     if (reqPath === '/version' && !reqPath.startsWith('/api/')) {
       ctx.set('Content-Type', 'text/plain; charset=utf-8')
