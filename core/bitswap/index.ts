@@ -91,6 +91,25 @@ export function multihashOf (code: number, bytes: Uint8Array, size: number): Uin
   }
 }
 
+type ServingLedger = NonNullable<ReturnType<BitswapInternals['peerWantLists']['ledgerMap']['get']>>
+const drained = new WeakSet<object>()
+
+/**
+ * @helia/bitswap sends a peer's blocks one batch at a time and drops the send a message asks for when
+ * 10 are queued, so wants that came meanwhile waited for the peer's next message (a stall of seconds
+ * when the peer had sent its whole list): after each batch, the wants that came meanwhile go at once.
+ */
+function drainLedger (ledger: ServingLedger): void {
+  if (drained.has(ledger)) return
+  drained.add(ledger)
+  const send = ledger.sendBlocksToPeer.bind(ledger)
+  const waiting = (): boolean => [...ledger.wants.values()].some(w => w.status === 'want' && w.haveBlock !== false)
+  ledger.sendBlocksToPeer = async (options) => {
+    await send(options)
+    while (waiting() && options?.signal?.aborted !== true) await send(options)
+  }
+}
+
 /** Serves nothing: the exchange's view of the store with Bitswap.ServerEnabled=false. */
 const NOTHING: Pick<Blockstore, 'has' | 'get'> = {
   has: async () => false,
@@ -176,6 +195,8 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
       wants.receiveMessage = (peer, message) => {
         wants.ledgerMap.get(peer)?.removeExpiredWants()
         receive(peer, message)
+        const ledger = wants.ledgerMap.get(peer)
+        if (ledger != null) drainLedger(ledger)
       }
       client = new BitswapClient({
         network: internals.network as unknown as BitswapNetwork,

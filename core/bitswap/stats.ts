@@ -83,7 +83,13 @@ export interface BitswapInternals {
     peers: () => PeerId[]
     wantListForPeer: (peer: PeerId) => Array<{ cid: CID }> | undefined
     receiveMessage: (peer: PeerId, message: unknown) => void
-    ledgerMap: { get: (peer: PeerId) => { removeExpiredWants: () => void } | undefined }
+    ledgerMap: {
+      get: (peer: PeerId) => {
+        removeExpiredWants: () => void
+        wants: Map<string, { status: string, haveBlock?: boolean }>
+        sendBlocksToPeer: (options?: { signal?: AbortSignal }) => Promise<void>
+      } | undefined
+    }
   }
 }
 
