@@ -3,6 +3,19 @@ import { createTestNode, type TestNode, renderText } from '../../helpers/node.js
 import { rejection } from '../../helpers/assert.js'
 import { logPlugin } from '../../../plugins/log/index.js'
 import { createLogging } from '../../../core/logger/index.js'
+import { execute } from '../../../registry/execute.js'
+
+/** Start `log tail` and resolve once its handler has run (subscribed), unlike registry.invoke, which only ends with the stream. */
+async function startTail (node: TestNode, options: Record<string, unknown>, signal: AbortSignal): Promise<() => Promise<string>> {
+  await node.registry.load(['log', 'tail'])
+  const outcome = await execute(node.registry.prepare(['log', 'tail'], { options }), node.container, { signal })
+  if (outcome.kind !== 'bytes') throw new Error(`log tail gave ${outcome.kind}`)
+  return async () => {
+    const chunks: Uint8Array[] = []
+    for await (const chunk of outcome.body) chunks.push(chunk)
+    return Buffer.concat(chunks).toString()
+  }
+}
 
 describe('log plugin', () => {
   let node: TestNode
@@ -108,14 +121,14 @@ describe('log plugin', () => {
       const logging = node.container.cradle.logging
       await node.invoke('log/level', { args: ['core', 'info'] })
       const controller = new AbortController()
-      const result = node.registry.invoke(['log', 'tail'], {}, node.container, controller.signal)
+      const read = await startTail(node, {}, controller.signal)
       logging.forComponent('core').info('hello tail')
       logging.forComponent('core').debug('below the core level')
       logging.forComponent('dht').warn('below the default level')
       logging.forComponent('dht').error('dht trouble')
       await new Promise(resolve => setTimeout(resolve, 20))
       controller.abort()
-      const lines = (await result as Buffer).toString().trimEnd().split('\n').map(l => JSON.parse(l))
+      const lines = (await read()).trimEnd().split('\n').map(l => JSON.parse(l))
       expect(lines.map(l => [l.level, l.logger, l.msg])).to.deep.equal([['info', 'core', 'hello tail'], ['error', 'dht', 'dht trouble']])
       expect(Object.keys(lines[0]).slice(0, 4)).to.deep.equal(['level', 'ts', 'logger', 'msg'])
       expect(lines[0].ts).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
@@ -125,12 +138,12 @@ describe('log plugin', () => {
       const logging = node.container.cradle.logging
       await node.invoke('log/level', { args: ['all', 'debug'] })
       const controller = new AbortController()
-      const result = node.registry.invoke(['log', 'tail'], { options: { 'log-level': 'warn' } }, node.container, controller.signal)
+      const read = await startTail(node, { 'log-level': 'warn' }, controller.signal)
       logging.forComponent('core').info('too low')
       logging.forComponent('core').warn('kept')
       await new Promise(resolve => setTimeout(resolve, 20))
       controller.abort()
-      const lines = (await result as Buffer).toString().trimEnd().split('\n').map(l => JSON.parse(l))
+      const lines = (await read()).trimEnd().split('\n').map(l => JSON.parse(l))
       expect(lines.map(l => l.msg)).to.deep.equal(['kept'])
     })
 
