@@ -12,7 +12,8 @@ describe('code shape: imports', () => {
 
   it('reads the real sources (the graph is not empty)', () => {
     expect(graph.size).to.be.greaterThan(100)
-    expect(graph.get('server/node.ts')).to.include('plugins/index.ts')
+    expect(graph.get('server/node.ts')).to.include('registry/registry.ts')
+    expect(graph.get('server/daemon.ts')).to.include('plugins/version/system.ts')
     expect(graph.get('registry/types.ts')).to.include('core/cradle.ts')
   })
 
