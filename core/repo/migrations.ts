@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { writeFileAtomic } from '../util/fs.js'
+import { FALLBACK_BOOTSTRAP } from '../config/defaults.js'
 
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => v != null && typeof v === 'object' && !Array.isArray(v)
@@ -11,15 +12,8 @@ const isObj = (v: unknown): v is Obj => v != null && typeof v === 'object' && !A
 interface Migration { from: number, apply: (cfg: Obj, log: (line: string) => void) => void, banner: string }
 
 // fs-repo-16-to-17: the AutoConf system; Kubo's built-in bootstrap peers, DNS resolvers and delegated routers become "auto"
-const DEFAULT_BOOTSTRAP = [
-  '/dnsaddr/bootstrap.libp2p.io/p2p/QmNnooDu7bfjPFoTZYxMNLWUQJyrVwtbZg5gBMjTezGAJN',
-  '/dnsaddr/bootstrap.libp2p.io/p2p/QmQCU2EcMqAqQPR2i9bChDtGNJchTbq5TbXJJ16u19uLTa',
-  '/dnsaddr/bootstrap.libp2p.io/p2p/QmbLHAnMoJPWSCR5Zhtx6BHJX9KiKNN6tpvbUcqanj75Nb',
-  '/dnsaddr/bootstrap.libp2p.io/p2p/QmcZf59bWwK5XFi76CZX8cbJ4BhTzzA3gU1ZjYZcYW3dwt',
-  '/dnsaddr/va1.bootstrap.libp2p.io/p2p/12D3KooWKnDdG3iXw9eTFijk3EWSunZcFi54Zka4wmtqtt6rPxc8',
-  '/ip4/104.131.131.82/tcp/4001/p2p/QmaCpDMGvV2BGHeYERUEnRQAwe3N8SzbUtfsmvsqQLuvuJ',
-  '/ip4/104.131.131.82/udp/4001/quic-v1/p2p/QmaCpDMGvV2BGHeYERUEnRQAwe3N8SzbUtfsmvsqQLuvuJ'
-]
+// Kubo's built-in list before AutoConf: the same peers as the offline fallback for "auto"
+const DEFAULT_BOOTSTRAP = FALLBACK_BOOTSTRAP
 const DEFAULT_RESOLVERS = ['https://dns.eth.limo/dns-query', 'https://dns.eth.link/dns-query', 'https://resolver.cloudflare-eth.com/dns-query']
 const emptyList = (v: unknown): boolean => v == null || (Array.isArray(v) && v.length === 0)
 
