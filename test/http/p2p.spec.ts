@@ -9,6 +9,7 @@ import path from 'node:path'
 import { expect } from 'chai'
 import { Cluster, waitFor, type Peer } from '../helpers/cluster.js'
 import { kuboBinary } from '../helpers/kubo.js'
+import { exchange } from '../helpers/tcp.js'
 
 const P2P_CONFIG = { 'Experimental.Libp2pStreamMounting': true, 'Experimental.P2pHttpProxy': true, 'Routing.Type': 'dht' }
 
@@ -41,18 +42,6 @@ async function httpServer (): Promise<{ server: http.Server, port: number }> {
   })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   return { server, port: (server.address() as net.AddressInfo).port }
-}
-
-async function exchange (port: number, data: string): Promise<string> {
-  return await new Promise<string>((resolve) => {
-    const s = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true })
-    let out = ''
-    s.on('data', (d) => { out += d.toString() })
-    s.on('error', () => {})
-    s.on('connect', () => { s.end(data) })
-    s.on('end', () => { s.end() })
-    s.on('close', () => { resolve(out) })
-  })
 }
 
 async function freePort (): Promise<number> {

@@ -11,6 +11,7 @@ import { swarmPlugin } from '../../../plugins/swarm/index.js'
 import { defaultConfig } from '../../../core/config/defaults.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
 import { execute } from '../../../registry/execute.js'
+import { exchange } from '../../helpers/tcp.js'
 
 /** the values of an ndjson command as they come (registry.invoke collects them all) */
 async function stream (t: TestNode, path: string, input: Record<string, unknown>, signal = new AbortController().signal): Promise<AsyncIterator<any>> {
@@ -56,20 +57,6 @@ async function echoServer (): Promise<{ server: net.Server, port: number, receiv
   })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   return { server, port: (server.address() as net.AddressInfo).port, received, sockets }
-}
-
-/** Connect, send, half-close, read everything until the far end closes. */
-async function exchange (port: number, data: string): Promise<string> {
-  return await new Promise<string>((resolve) => {
-    const s = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true })
-    let out = ''
-    s.on('data', (d) => { out += d.toString() })
-    s.on('error', () => {})
-    s.on('connect', () => { s.end(data) })
-    s.on('end', () => { s.end() })
-    // a reset (dead service behind the tunnel) ends the exchange too
-    s.on('close', () => { resolve(out) })
-  })
 }
 
 describe('p2p plugin', function () {
