@@ -246,21 +246,26 @@ function setFlatfsSync (repo, sync) {
   fs.writeFileSync(file, JSON.stringify(config, null, 2))
 }
 
-/** Kubo (scripts/kubo.sh) on a fresh temp repo, offline, loopback only, flatfs `sync` as given. */
-async function benchKubo (kubo, sync, name) {
-  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'kubo-bench-repo-'))
-  const apiPort = await pickPort(Number(process.env.KUBO_API_PORT ?? 45201))
-  const gwPort = await pickPort(Number(process.env.KUBO_GW_PORT ?? 48281))
-  const env = { ...process.env, IPFS_PATH: repo }
+/** `init --profile=test`, loopback API and gateway ports, no swarm, flatfs `sync` as given: the same for each daemon. */
+function initRepo (label, command, prefix, { env, repo, apiPort, gwPort, sync }) {
   const cli = (...args) => {
-    const r = spawnSync(kubo, args, { env, encoding: 'utf8' })
-    if (r.status !== 0) throw new Error(`ipfs ${args.join(' ')} failed: ${r.stderr || r.stdout}`)
+    const r = spawnSync(command, [...prefix, ...args], { env, encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`${label} ${args.join(' ')} failed: ${r.stderr || r.stdout}`)
   }
   cli('init', '--profile=test')
   cli('config', 'Addresses.API', `/ip4/127.0.0.1/tcp/${apiPort}`)
   cli('config', 'Addresses.Gateway', `/ip4/127.0.0.1/tcp/${gwPort}`)
   cli('config', '--json', 'Addresses.Swarm', '[]')
   setFlatfsSync(repo, sync)
+}
+
+/** Kubo (scripts/kubo.sh) on a fresh temp repo, offline, loopback only, flatfs `sync` as given. */
+async function benchKubo (kubo, sync, name) {
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'kubo-bench-repo-'))
+  const apiPort = await pickPort(Number(process.env.KUBO_API_PORT ?? 45201))
+  const gwPort = await pickPort(Number(process.env.KUBO_GW_PORT ?? 48281))
+  const env = { ...process.env, IPFS_PATH: repo }
+  initRepo('ipfs', kubo, [], { env, repo, apiPort, gwPort, sync })
   const logFile = path.join(results, `${name}-daemon.log`)
   await benchDaemon({
     name,
@@ -283,15 +288,7 @@ async function benchTsipfs (tree = root, name = 'tsipfs', sync = true) {
   const gwPort = await pickPort(Number(process.env.GW_PORT ?? 48181))
   const env = { ...process.env, IPFS_PATH: repo, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '64' }
   const bin = path.join(tree, 'bin', 'tsipfs.js')
-  const cli = (...args) => {
-    const r = spawnSync(node22, [bin, ...args], { env, encoding: 'utf8' })
-    if (r.status !== 0) throw new Error(`tsipfs ${args.join(' ')} failed: ${r.stderr || r.stdout}`)
-  }
-  cli('init', '--profile=test')
-  cli('config', 'Addresses.API', `/ip4/127.0.0.1/tcp/${apiPort}`)
-  cli('config', 'Addresses.Gateway', `/ip4/127.0.0.1/tcp/${gwPort}`)
-  cli('config', '--json', 'Addresses.Swarm', '[]')
-  setFlatfsSync(repo, sync)
+  initRepo('tsipfs', node22, [bin], { env, repo, apiPort, gwPort, sync })
   const nodeArgs = []
   if (cpuProf != null) { fs.mkdirSync(cpuProf, { recursive: true }); nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${cpuProf}`) }
   const logFile = path.join(results, `${name}-daemon.log`)
