@@ -1,6 +1,8 @@
 // The core container: one awilix container (PROXY, strict) holding the long-lived services.
+// awilix/browser everywhere (not 'awilix'): the same container without loadModules, whose fast-glob
+// and micromatch (~70 modules) every start-up would load for nothing; one build, so one set of classes.
 import path from 'node:path'
-import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix'
+import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix/browser'
 import { LevelDatastore } from 'datastore-level'
 import { MemoryDatastore } from 'datastore-core/memory'
 import { MemoryBlockstore } from 'blockstore-core/memory'
@@ -29,7 +31,8 @@ import type { BlockExchange } from './bitswap/index.js'
 import { createRouting, type Routing } from './routing/index.js'
 import type { Provider } from './provider/index.js'
 import { createDnsResolver } from './dns/index.js'
-import { createNameSystem, type NameSystem } from './namesys/index.js'
+import type { NameSystem } from './namesys/index.js'
+import { lazyOfflineNameSystem } from './lazy-services.js'
 import type { Network } from './libp2p/network.js'
 
 export interface CoreInit {
@@ -132,7 +135,11 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
 
     // DNSLink and IPNS (core/dns, core/namesys): the resolver follows /ipns/ paths through them
     const dns = createDnsResolver({ config })
-    const nameSystem = createNameSystem({ datastore, keystore, config: configStore, libp2p, routing, dns, logger: logging.forComponent('namesys') }, { ipnsPubsub: init.ipnsPubsub })
+    // (offline it loads on first use: most offline runs never resolve or publish a name)
+    const nameDeps = { datastore, keystore, config: configStore, libp2p, routing, dns, logger: logging.forComponent('namesys') }
+    const nameSystem = libp2p != null
+      ? (await import('./namesys/index.js')).createNameSystem(nameDeps, { ipnsPubsub: init.ipnsPubsub })
+      : lazyOfflineNameSystem(nameDeps, { ipnsPubsub: init.ipnsPubsub })
 
     const container = createContainer<Cradle>({ injectionMode: InjectionMode.PROXY, strict: true })
     container.register({

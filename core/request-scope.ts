@@ -1,7 +1,7 @@
 // One scope per invocation: the request's signal, logger and CID encoder (and, offline, the node's
 // offline stores). Kept apart from core/container.ts so that running a command needs no store code.
 import { createRequire } from 'node:module'
-import { asFunction, asValue, type AwilixContainer } from 'awilix'
+import { asFunction, asValue, type AwilixContainer } from 'awilix/browser'
 import type { Logger } from 'winston'
 import type { Cradle, RequestCradle } from './cradle.js'
 

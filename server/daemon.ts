@@ -15,7 +15,7 @@ import { createOfflineScope } from '../core/container.js'
 import { startPeriodicGc, type PeriodicGc } from '../core/gc/periodic.js'
 import { createRpcApp } from './app.js'
 import { withWebui } from './webui.js'
-import { attachProxySupport, createGatewayApp, GO_MAX_HEADER_BYTES } from './gateway/index.js'
+import { attachProxySupport, GO_MAX_HEADER_BYTES } from './http-server.js'
 import { gatewaySettings } from './gateway/config.js'
 import { REPO_VERSION, setAgentVersionSuffix } from '../core/version.js'
 import { checkFdLimit, mountFuse, repoVersion, routingOverride, yesNoPrompt } from './daemon-flags.js'
@@ -72,6 +72,23 @@ async function listen (server: http.Server, addr: string): Promise<string> {
   if (host === '0.0.0.0') host = '127.0.0.1'
   if (host === '::') host = '::1'
   return `/${a.family === 'IPv6' ? 'ip6' : 'ip4'}/${host}/tcp/${a.port}`
+}
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void
+
+/** A request handler made on its first request (later requests wait for the same one). */
+function lazyHandler (make: () => Promise<Handler>): Handler {
+  let made: Promise<Handler> | undefined
+  let handler: Handler | undefined
+  return (req, res) => {
+    if (handler != null) { handler(req, res); return }
+    made ??= make().then(h => { handler = h; return h })
+    made.then(h => { h(req, res) }, (err: Error) => {
+      made = undefined
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
+      res.end(`${err.message}\n`)
+    })
+  }
 }
 
 /** Paths the RPC app answers on the API port (wire.md §9); the rest of a shared listener is the gateway's. */
@@ -163,12 +180,17 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     const control = node.container.cradle.node
     // the read-only HTTP gateway: one app, a listener per Addresses.Gateway entry; it reads the local
     // store and fetches through the node's store unless Gateway.NoFetch
+    // (the app and its ~150 modules load on the first gateway request: the API answers sooner and a
+    // daemon whose gateway is never used does not hold them)
     const gateway = gatewayAddrs.length === 0 && options.unrestrictedApi !== true
       ? undefined
-      : createGatewayApp({
-        container: createOfflineScope(node.container),
-        fetchingBlockstore: node.container.cradle.bitswap != null ? node.container.cradle.blockstore : undefined
-      }).callback()
+      : lazyHandler(async () => {
+        const { createGatewayApp } = await import('./gateway/index.js')
+        return createGatewayApp({
+          container: createOfflineScope(node.container),
+          fetchingBlockstore: node.container.cradle.bitswap != null ? node.container.cradle.blockstore : undefined
+        }).callback()
+      })
     // an address in both lists gets one listener serving both (Kubo would fail to bind the second):
     // RPC paths go to the API, everything else to the gateway (port 0 means a port of its own each)
     const shared = new Set(gatewayAddrs.filter(a => apiAddrs.includes(a) && !/\/tcp\/0$/.test(a)))

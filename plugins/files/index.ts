@@ -1,6 +1,6 @@
 // The files family: the mutable file system (MFS) behind `ipfs files`. Registers deps.mfs (flushed
 // when the node stops) and its GC root.
-import { asFunction } from 'awilix'
+import { asFunction } from 'awilix/browser'
 import type { Plugin } from '../../registry/types.js'
 import { createMfs, type Mfs } from '../../core/mfs/index.js'
 import type { Cradle } from '../../core/cradle.js'

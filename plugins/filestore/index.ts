@@ -2,7 +2,7 @@
 // deps.filestore and plugs it into the node's blockstore as Kubo's Filestore wraps flatfs: reads
 // fall back to the referenced files, deletes (block rm, repo gc) drop references, and the
 // blockstore's listings (refs local, repo stat, repo gc) add them after the stored blocks.
-import { asFunction } from 'awilix'
+import { asFunction } from 'awilix/browser'
 import type { Plugin } from '../../registry/types.js'
 import type { Cradle } from '../../core/cradle.js'
 import { createFilestore } from '../../core/filestore/index.js'

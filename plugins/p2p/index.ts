@@ -1,7 +1,7 @@
 // The p2p family (Kubo core/commands/p2p.go): libp2p stream mounting over the node's p2p service
 // (core/p2p), gated by Experimental.Libp2pStreamMounting. Registers deps.p2p (its tunnels and listeners
 // are closed when the node stops).
-import { asFunction } from 'awilix'
+import { asFunction } from 'awilix/browser'
 import type { Plugin } from '../../registry/types.js'
 import type { Cradle } from '../../core/cradle.js'
 import { createP2p, type P2pService } from '../../core/p2p/index.js'

@@ -1,6 +1,6 @@
 // pin remote family: ipfs pin remote add/ls/rm and pin remote service add/ls/rm against Pinning Service
 // API servers named in Pinning.RemoteServices, plus the daemon's MFS pin policy (remotePinMfs).
-import { asFunction, type AwilixContainer } from 'awilix'
+import { asFunction, type AwilixContainer } from 'awilix/browser'
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import type { Cradle } from '../../core/cradle.js'
 import type { Plugin } from '../../registry/types.js'

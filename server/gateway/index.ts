@@ -5,7 +5,7 @@
 // own Koa app, not driven by the command registry; it shares the node's blockstore and datastore, writes
 // to the repo only the IPNS records PUT to /routing/v1/ipns/, and exposes no RPC.
 import type http from 'node:http'
-import { Readable, type Duplex } from 'node:stream'
+import { Readable } from 'node:stream'
 import Koa, { type Context } from 'koa'
 import type { AwilixContainer } from 'awilix'
 import type { Blockstore } from 'interface-blockstore'
@@ -351,18 +351,5 @@ async function remember (ctx: Context, cache: ResponseCache, key: string, genera
   cache.set(key, { status, headers, body, generation })
 }
 
-/**
- * Let the gateway be used as an HTTP proxy (spec proxy-gateway): absolute-form requests are handled by
- * the app itself; CONNECT tunnels are accepted and their traffic served by the same server.
- */
-export function attachProxySupport (server: http.Server): void {
-  server.on('connect', (_req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    // Go's net/http answers CONNECT through the handler (Kubo: an empty 200) and keeps reading requests
-    socket.write(`HTTP/1.1 200 OK\r\nDate: ${new Date().toUTCString()}\r\nContent-Length: 0\r\n\r\n`)
-    if (head.length > 0) socket.unshift(head)
-    server.emit('connection', socket)
-  })
-}
-
-/** Go's http.DefaultMaxHeaderBytes (1 MiB) plus the 4096 bytes of slack its server reads beyond it. */
-export const GO_MAX_HEADER_BYTES = (1 << 20) + 4096
+// the listener settings live in server/http-server.ts (the daemon listens without loading this app)
+export { attachProxySupport, GO_MAX_HEADER_BYTES } from '../http-server.js'

@@ -1,0 +1,47 @@
+// Services an offline node (in-process CLI commands, `daemon --offline`) builds on first use instead
+// of at start: their modules are a good part of the start-up time and memory, and most runs never
+// call them. Each stands in for the real service with the same methods and answers.
+import type { NameSystem, NameSystemDeps } from './namesys/index.js'
+
+type Async<T> = T extends (...a: infer A) => Promise<infer R> ? (...a: A) => Promise<R> : never
+
+/**
+ * The name system of an offline node, loaded on its first call. Offline it has no pubsub and
+ * nothing to republish, so start/stop only matter once it is loaded; delegatedPublishers() is read
+ * from the config as the real one does.
+ */
+export function lazyOfflineNameSystem (deps: NameSystemDeps, init: { ipnsPubsub?: boolean } = {}): NameSystem {
+  if (deps.libp2p != null) throw new Error('lazyOfflineNameSystem: the node is online')
+  let loading: Promise<NameSystem> | undefined
+  let loaded: NameSystem | undefined
+  let started = false
+  const load = async (): Promise<NameSystem> => {
+    loading ??= import('./namesys/index.js').then(async ({ createNameSystem }) => {
+      const ns = createNameSystem(deps, init)
+      if (started) await ns.start()
+      loaded = ns
+      return ns
+    })
+    return await loading
+  }
+  const call = <K extends keyof NameSystem>(name: K): Async<NameSystem[K]> =>
+    (async (...args: unknown[]) => await ((await load())[name] as (...a: unknown[]) => Promise<unknown>)(...args)) as Async<NameSystem[K]>
+  const lazy = {
+    pubsub: null,
+    online: false,
+    start: async () => { started = true; await loaded?.start() },
+    stop: async () => { started = false; await loaded?.stop() },
+    localRecord: call('localRecord'),
+    getRecord: call('getRecord'),
+    putRecord: call('putRecord'),
+    publish: call('publish'),
+    resolveOnce: call('resolveOnce'),
+    resolve: call('resolve'),
+    republish: call('republish'),
+    delegatedPublishers: (): string[] => {
+      const v = ((deps.config.get().Ipns ?? {}) as { DelegatedPublishers?: unknown }).DelegatedPublishers
+      return Array.isArray(v) ? v.filter((u): u is string => typeof u === 'string' && /^https?:\/\//.test(u)) : []
+    }
+  }
+  return lazy as unknown as NameSystem
+}
