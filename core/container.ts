@@ -130,7 +130,8 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       const { createProvider } = await import('./provider/index.js')
       const host = libp2p
       const router = routing
-      makeProvider = (mfsRoot) => createProvider({ libp2p: host, routing: router, blockstore: nodeBlockstore, pins, config: configStore, mfsRoot, logger: logging.forComponent('provider') })
+      const exchange = bitswap
+      makeProvider = (mfsRoot) => createProvider({ libp2p: host, routing: router, blockstore: nodeBlockstore, pins, config: configStore, mfsRoot, lastTransfer: exchange != null ? () => exchange.lastTransfer() : undefined, logger: logging.forComponent('provider') })
     }
 
     // DNSLink and IPNS (core/dns, core/namesys): the resolver follows /ipns/ paths through them

@@ -52,6 +52,8 @@ export interface BlockExchange extends Startable {
   partners: () => PeerId[]
   /** Kubo's ledger for a peer (zeros for a stranger) */
   ledger: (peer: PeerId) => LedgerOutput
+  /** when a block was last received or sent (ms since the epoch, 0 before one) */
+  lastTransfer: () => number
 }
 
 /** BlockBroker's methods that we use (the broker class itself is not exported by @helia/bitswap) */
@@ -162,6 +164,7 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
       return internals.peerWantLists.peers().filter(p => (internals.peerWantLists.wantListForPeer(p)?.length ?? 0) > 0)
     },
     ledger: (peer) => stats.ledger(peer),
+    lastTransfer: () => stats.lastBlockAt,
     async start () {
       if (broker != null) return
       // @helia/bitswap exports its broker only as a Helia mixin: give it a host with our components

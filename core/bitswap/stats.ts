@@ -28,6 +28,8 @@ interface Ledger { sent: number, recv: number, exchanged: number }
 export class BitswapStats {
   readonly counters: BitswapCounters = { BlocksReceived: 0, DataReceived: 0, DupBlksReceived: 0, DupDataReceived: 0, MessagesReceived: 0, BlocksSent: 0, DataSent: 0 }
   private readonly ledgers = new Map<string, Ledger>()
+  /** when a block was last received or sent (ms since the epoch, 0 before one): the provider yields to transfers */
+  lastBlockAt = 0
 
   private ledgerOf (peer: PeerId): Ledger {
     const key = peer.toString()
@@ -42,6 +44,7 @@ export class BitswapStats {
 
   blockReceived (peer: PeerId, size: number, duplicate: boolean): void {
     const c = this.counters
+    this.lastBlockAt = Date.now()
     c.BlocksReceived++
     c.DataReceived += size
     if (duplicate) {
@@ -54,6 +57,7 @@ export class BitswapStats {
   }
 
   blockSent (peer: PeerId, size: number): void {
+    this.lastBlockAt = Date.now()
     this.counters.BlocksSent++
     this.counters.DataSent += size
     const l = this.ledgerOf(peer)

@@ -67,8 +67,15 @@ export interface ProviderDeps {
   config: ConfigStore
   /** the MFS root, when the files family is loaded */
   mfsRoot?: () => Promise<CID | undefined>
+  /** when bitswap last moved a block (ms since the epoch): announcements wait while blocks flow */
+  lastTransfer?: () => number
   logger?: Logger
 }
+
+/** announcements wait until bitswap moved no block for this long (a transfer runs at full speed) */
+export const PROVIDE_QUIET_MS = 1000
+/** ... but no longer than this: then one worker announces while the transfer goes on */
+export const PROVIDE_MAX_DEFER_MS = 30_000
 
 export interface Provider extends Startable {
   /** Provide.Enabled */
@@ -124,10 +131,40 @@ export function createProvider (deps: ProviderDeps): Provider {
   let online = false
   let onlineSince = 0
   let lastMfsRoot: string | undefined
+  /** since when queued announcements have been waiting for bitswap to go quiet (0: not waiting) */
+  let deferredSince = 0
+  let resumeTimer: NodeJS.Timeout | undefined
   const past = { records: 0, keys: 0, failed: 0, reprovided: 0, provideMs: 0, reprovideMs: 0, lastCycleKeys: 0, cycles: 0 }
   const unsubscribe: Array<() => void> = []
 
   const connected = (): boolean => libp2p.getConnections().length > 0
+
+  /** ms until bitswap has been quiet for PROVIDE_QUIET_MS (0: quiet now) */
+  const busyFor = (): number => {
+    const last = deps.lastTransfer?.() ?? 0
+    return last === 0 ? 0 : Math.max(0, last + PROVIDE_QUIET_MS - Date.now())
+  }
+
+  /** workers allowed now: all while bitswap is quiet, none while blocks flow (one after PROVIDE_MAX_DEFER_MS) */
+  function allowedWorkers (): number {
+    const wait = busyFor()
+    if (wait === 0) { deferredSince = 0; return maxWorkers }
+    const now = Date.now()
+    if (deferredSince === 0) deferredSince = now
+    if (resumeTimer == null) {
+      resumeTimer = setTimeout(() => { resumeTimer = undefined; pump() }, Math.min(Math.max(wait, 50), PROVIDE_QUIET_MS))
+      resumeTimer.unref()
+    }
+    return now - deferredSince >= PROVIDE_MAX_DEFER_MS ? 1 : 0
+  }
+
+  /** a reprovide cycle waits like the queue does */
+  async function quiet (signal: AbortSignal): Promise<void> {
+    const start = Date.now()
+    for (let wait = busyFor(); wait > 0 && !signal.aborted && Date.now() - start < PROVIDE_MAX_DEFER_MS; wait = busyFor()) {
+      await new Promise(resolve => setTimeout(resolve, Math.min(Math.max(wait, 50), PROVIDE_QUIET_MS)).unref())
+    }
+  }
 
   const schedule = (cid: CID): boolean => {
     if (scheduled.has(cid)) return false
@@ -155,7 +192,9 @@ export function createProvider (deps: ProviderDeps): Provider {
     online = connected()
     if (online && onlineSince === 0) onlineSince = Date.now()
     if (!online) { onlineSince = 0; return }
-    while (active < maxWorkers && queue.size > 0) {
+    if (queue.size === 0) return
+    const workers = allowedWorkers()
+    while (active < workers && queue.size > 0) {
       const [key, cid] = queue.entries().next().value as [string, CID]
       queue.delete(key)
       active++
@@ -230,6 +269,7 @@ export function createProvider (deps: ProviderDeps): Provider {
     activeReprovides = keys.length
     for (const cid of keys) {
       schedule(cid)
+      await quiet(signal)
       if (signal.aborted || !connected()) break
       await announce(cid, signal).then(() => { n++; past.reprovided++ }, () => {})
       activeReprovides--
@@ -308,6 +348,8 @@ export function createProvider (deps: ProviderDeps): Provider {
       clearTimeout(timer)
       clearTimeout(mfsTimer)
       mfsTimer = undefined
+      clearTimeout(resumeTimer)
+      resumeTimer = undefined
       for (const u of unsubscribe.splice(0)) u()
     },
     stat () {

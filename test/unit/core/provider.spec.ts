@@ -9,7 +9,7 @@ import { addPlugin } from '../../../plugins/add/index.js'
 import { blockPlugin } from '../../../plugins/block/index.js'
 import { pinPlugin } from '../../../plugins/pin/index.js'
 import { filesPlugin } from '../../../plugins/files/index.js'
-import { createProvider, parseProvideStrategy, shouldProvide, STRATEGY_ALL, STRATEGY_MFS, STRATEGY_PINNED, STRATEGY_ROOTS, type Provider } from '../../../core/provider/index.js'
+import { createProvider, parseProvideStrategy, shouldProvide, STRATEGY_ALL, STRATEGY_MFS, STRATEGY_PINNED, STRATEGY_ROOTS, PROVIDE_QUIET_MS, type Provider } from '../../../core/provider/index.js'
 import { queryEvent, QueryEventType, type Routing } from '../../../core/routing/index.js'
 import type { NodeBlockstore } from '../../../core/blockstore/index.js'
 
@@ -40,14 +40,14 @@ function recorder (): { routing: Routing, provided: string[], libp2p: Libp2p, se
   return { routing, provided, libp2p, setConnected: (v) => { connected = v; if (v) for (const fn of listeners) fn() } }
 }
 
-async function setup (strategy: string | undefined, extra: Record<string, unknown> = {}): Promise<{ node: TestNode, provider: Provider, provided: string[], setConnected: (v: boolean) => void }> {
+async function setup (strategy: string | undefined, extra: Record<string, unknown> = {}, lastTransfer?: () => number): Promise<{ node: TestNode, provider: Provider, provided: string[], setConnected: (v: boolean) => void }> {
   const node = await createTestNode({ plugins: [addPlugin(), blockPlugin(), pinPlugin(), filesPlugin()] })
   const { config, blockstore, pins } = node.container.cradle
   if (strategy != null) await config.setKey('Provide.Strategy', strategy)
   for (const [k, v] of Object.entries(extra)) await config.setKey(k, v as never)
   const r = recorder()
   const mfs = (node.container.cradle as unknown as { mfs: { roots: () => Promise<CID[]> } }).mfs
-  const provider = createProvider({ libp2p: r.libp2p, routing: r.routing, blockstore: blockstore as NodeBlockstore, pins, config, mfsRoot: async () => (await mfs.roots())[0] })
+  const provider = createProvider({ libp2p: r.libp2p, routing: r.routing, blockstore: blockstore as NodeBlockstore, pins, config, mfsRoot: async () => (await mfs.roots())[0], lastTransfer })
   provider.start()
   return { node, provider, provided: r.provided, setConnected: r.setConnected }
 }
@@ -141,6 +141,26 @@ describe('core/provider', function () {
       expect(provided).to.have.length(4)
       expect(provider.stat().connectivity.status).to.equal('online')
     } finally { provider.stop(); await node.stop() }
+  })
+
+  it('new announcements wait while bitswap moves blocks and go once it is quiet', async () => {
+    let last = Date.now() + 3_600_000 // a transfer under way
+    const { node, provider, provided } = await setup('all', {}, () => last)
+    try {
+      const [root] = await add(node, unique('q'), { pin: false })
+      await sleep(50)
+      expect(provided).to.deep.equal([])
+      // 3 raw leaves and the root wait
+      expect(provider.stat().queues.pending_key_provides).to.equal(4)
+      last = Date.now() - 2 * PROVIDE_QUIET_MS // the transfer ended
+      for (let i = 0; i < 200 && provided.length < 4; i++) await sleep(25)
+      expect(provided).to.have.length(4)
+      expect(provided).to.include(root)
+      expect(provider.stat().queues.pending_key_provides).to.equal(0)
+    } finally {
+      provider.stop()
+      await node.stop()
+    }
   })
 
   it('a reprovide cycle announces the strategy set again; Provide.Enabled=false announces nothing', async () => {
