@@ -30,9 +30,8 @@ import { createResolver, type Resolver } from './resolver/index.js'
 import type { BlockExchange } from './bitswap/index.js'
 import { createRouting, type Routing } from './routing/index.js'
 import type { Provider } from './provider/index.js'
-import { createDnsResolver } from './dns/index.js'
 import type { NameSystem } from './namesys/index.js'
-import { lazyOfflineNameSystem } from './lazy-services.js'
+import { dnsResolverFor, lazyOfflineNameSystem } from './lazy-services.js'
 import type { Network } from './libp2p/network.js'
 
 export interface CoreInit {
@@ -135,7 +134,7 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
     }
 
     // DNSLink and IPNS (core/dns, core/namesys): the resolver follows /ipns/ paths through them
-    const dns = createDnsResolver({ config })
+    const dns = await dnsResolverFor(config)
     // (offline it loads on first use: most offline runs never resolve or publish a name)
     const nameDeps = { datastore, keystore, config: configStore, libp2p, routing, dns, logger: logging.forComponent('namesys') }
     const nameSystem = libp2p != null

@@ -2,6 +2,8 @@
 // of at start: their modules are a good part of the start-up time and memory, and most runs never
 // call them. Each stands in for the real service with the same methods and answers.
 import type { NameSystem, NameSystemDeps } from './namesys/index.js'
+import type { DnsResolver } from './dns/index.js'
+import type { KuboConfig } from './config/index.js'
 
 type Async<T> = T extends (...a: infer A) => Promise<infer R> ? (...a: A) => Promise<R> : never
 
@@ -44,4 +46,21 @@ export function lazyOfflineNameSystem (deps: NameSystemDeps, init: { ipnsPubsub?
     }
   }
   return lazy as unknown as NameSystem
+}
+
+/**
+ * The DNS resolver (DNSLink, /dnsaddr): loaded on the first lookup when the config names no
+ * DNS.Resolvers; with some it is built now, so a bad resolver URL still fails the start.
+ */
+export async function dnsResolverFor (config: KuboConfig): Promise<DnsResolver> {
+  // (the DNS settings as they are now, as if it had been built now)
+  const dns = structuredClone(config.DNS)
+  const load = async (): Promise<DnsResolver> => (await import('./dns/index.js')).createDnsResolver({ config: { ...config, DNS: dns } })
+  const resolvers = ((config.DNS as Record<string, unknown> | undefined)?.Resolvers ?? {}) as Record<string, unknown>
+  if (Object.values(resolvers).some(url => typeof url === 'string' && url !== '' && url !== 'auto')) return await load()
+  let made: Promise<DnsResolver> | undefined
+  return {
+    txt: async (fqdn, options) => await (await (made ??= load())).txt(fqdn, options),
+    dnslink: async (domain, options) => await (await (made ??= load())).dnslink(domain, options)
+  }
 }
