@@ -112,6 +112,18 @@ function drainLedger (ledger: ServingLedger): void {
   }
 }
 
+/**
+ * What a peer still wants from us (boxo's ledger): @helia/bitswap keeps a served want as 'sent' for its
+ * do-not-resend window, boxo drops it once answered, so a peer served in full is no partner (Kubo's
+ * `bitswap stat` Peers, `bitswap wantlist --peer`).
+ */
+function openWants (internals: BitswapInternals, peer: PeerId): CID[] {
+  const ledger = internals.peerWantLists.ledgerMap.get(peer)
+  if (ledger == null) return []
+  ledger.removeExpiredWants()
+  return [...ledger.wants.values()].filter(w => w.status !== 'sent').map(w => w.cid)
+}
+
 /** Serves nothing: the exchange's view of the store with Bitswap.ServerEnabled=false. */
 const NOTHING: Pick<Blockstore, 'has' | 'get'> = {
   has: async () => false,
@@ -155,13 +167,17 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
     want,
     notify,
     wantlist: () => client?.wantlist() ?? [],
-    peerWantlist: (peer) => inner()?.getPeerWantlist(peer)?.map(e => e.cid),
+    peerWantlist: (peer) => {
+      const internals = inner() as unknown as BitswapInternals | undefined
+      if (internals == null || internals.peerWantLists.wantListForPeer(peer) == null) return undefined
+      return openWants(internals, peer)
+    },
     isStarted: () => broker != null,
     counters: () => ({ ...stats.counters }),
     partners: () => {
       const internals = inner() as unknown as BitswapInternals | undefined
       if (internals == null) return []
-      return internals.peerWantLists.peers().filter(p => (internals.peerWantLists.wantListForPeer(p)?.length ?? 0) > 0)
+      return internals.peerWantLists.peers().filter(p => openWants(internals, p).length > 0)
     },
     ledger: (peer) => stats.ledger(peer),
     lastTransfer: () => stats.lastBlockAt,

@@ -90,7 +90,7 @@ export interface BitswapInternals {
     ledgerMap: {
       get: (peer: PeerId) => {
         removeExpiredWants: () => void
-        wants: Map<string, { status: string, haveBlock?: boolean }>
+        wants: Map<string, { cid: CID, status: string, haveBlock?: boolean }>
         sendBlocksToPeer: (options?: { signal?: AbortSignal }) => Promise<void>
       } | undefined
     }

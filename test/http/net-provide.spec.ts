@@ -4,6 +4,9 @@
 // --offline requests never fetch; the CLI renders routing/bitswap/provide output.
 import { randomBytes } from 'node:crypto'
 import { expect } from 'chai'
+import { CID } from 'multiformats/cid'
+import * as raw from 'multiformats/codecs/raw'
+import { sha256 } from 'multiformats/hashes/sha2'
 import { Cluster, RpcCallError, waitFor, type Peer } from '../helpers/cluster.js'
 import { kuboBinary } from '../helpers/kubo.js'
 import { runCli } from '../helpers/daemon.js'
@@ -75,6 +78,18 @@ describe('net: routing, providing and bitswap between spawned daemons', function
     expect(ledger.Sent).to.be.at.least(data.length)
     expect(ledger.Exchanged).to.be.at.least(2)
     expect(await connected(b, a.id)).to.not.equal(false)
+
+    // Kubo's partners (bitswap stat Peers, wantlist --peer): peers with wants still open on us; a peer served
+    // in full is none; one waiting for a block nobody has is one until its request ends and cancels
+    const partners = async (): Promise<string[]> => (await a.call('bitswap/stat', [], { verbose: true })).Peers
+    await waitFor(async () => !(await partners()).includes(b.id), { what: 'A drops C from its partners once served', timeout: 10_000 })
+    expect((await a.call('bitswap/wantlist', [], { peer: b.id })).Keys ?? []).to.deep.equal([])
+    const missing = CID.createV1(raw.code, await sha256.digest(randomBytes(32))).toString()
+    const pending = b.call('cat', [missing], { timeout: '6s' }).then(() => null, (err: Error) => err)
+    await waitFor(async () => (await partners()).includes(b.id), { what: 'A lists C while C wants a block', timeout: 10_000 })
+    expect(((await a.call('bitswap/wantlist', [], { peer: b.id })).Keys ?? []).map((k: { '/': string }) => k['/'])).to.include(missing)
+    expect(await pending).to.be.instanceOf(Error)
+    await waitFor(async () => !(await partners()).includes(b.id), { what: 'A drops C once its request ended', timeout: 15_000 })
 
     // the CLI renders the same answers as Kubo's text encoders
     const text = runCli(b.repo!, ['routing', 'findprovs', '-n', '1', cid])
