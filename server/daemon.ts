@@ -16,6 +16,7 @@ import { startPeriodicGc, type PeriodicGc } from '../core/gc/periodic.js'
 import { createRpcApp } from './app.js'
 import { withWebui } from './webui.js'
 import { attachProxySupport, GO_MAX_HEADER_BYTES } from './http-server.js'
+import { startIdleGc } from './idle-gc.js'
 import { gatewaySettings } from './gateway/config.js'
 import { REPO_VERSION, setAgentVersionSuffix } from '../core/version.js'
 import { checkFdLimit, mountFuse, repoVersion, routingOverride, yesNoPrompt } from './daemon-flags.js'
@@ -164,6 +165,8 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
   })
   const servers: http.Server[] = []
   let periodicGc: PeriodicGc | undefined
+  // the heap grown under load goes back once the listeners are quiet (server/idle-gc.ts)
+  const idleGc = startIdleGc()
   try {
     await node.start()
     const { config, repo, keystore, libp2p } = node.container.cradle
@@ -215,6 +218,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
       const a = server.address()
       if (a != null && typeof a !== 'string') port = a.port
       servers.push(server)
+      idleGc.watch(server)
       control.apiAddrs.push(bound)
       if (gateway != null && shared.has(addr)) gatewayBound.push(bound)
       yield { Message: `RPC API server listening on ${bound}\n` }
@@ -234,6 +238,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
         attachProxySupport(server)
         gatewayBound.push(await listen(server, addr))
         servers.push(server)
+        idleGc.watch(server)
       }
       const routingApi = gatewaySettings(cfg).exposeRoutingAPI
       for (const b of gatewayBound) yield { Message: `Gateway server listening on ${b}\n` }
@@ -260,6 +265,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
     }
     setTimeout(() => { process.once('SIGINT', force); process.once('SIGTERM', force) }, 1000).unref()
   } finally {
+    idleGc.stop()
     await periodicGc?.stop()
     await Promise.all(servers.map(async s => {
       await new Promise<void>(resolve => {

@@ -1,0 +1,62 @@
+// Giving memory back when the daemon goes quiet. Under load V8 grows its heap and keeps the pages
+// afterwards (its memory reducer seldom starts in a server process), so a daemon sat at the size of its
+// busiest minute. Once its listeners have been quiet for a moment after enough growth, one
+// memory-reducing collection (V8's last-resort flavour: compacting, empty pages returned) brings the
+// heap back to its live size. It runs at most once per quiet period and only when nothing is in flight.
+import v8 from 'node:v8'
+import vm from 'node:vm'
+import type http from 'node:http'
+
+export interface IdleGc {
+  /** count this server's requests as activity */
+  watch: (server: http.Server) => void
+  stop: () => void
+}
+
+type GcFunction = (options?: { type?: 'major' | 'minor', execution?: 'sync' | 'async', flavor?: 'regular' | 'last-resort' }) => void
+
+/** V8's gc() without --expose-gc on the command line: a context made while the flag is on has it. */
+function gcFunction (): GcFunction | undefined {
+  try {
+    v8.setFlagsFromString('--expose-gc')
+    const gc = vm.runInNewContext('gc') as GcFunction
+    v8.setFlagsFromString('--no-expose-gc')
+    return typeof gc === 'function' ? gc : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * @param quietMs no request started or in flight for this long (TSIPFS_IDLE_GC_MS, 0 = never)
+ * @param growth heap bytes grown since the last collection of ours that make one worth it
+ */
+export function startIdleGc ({ quietMs = Number(process.env.TSIPFS_IDLE_GC_MS ?? 500), growth = 16 * 1024 * 1024 } = {}): IdleGc {
+  const gc = quietMs > 0 ? gcFunction() : undefined
+  if (gc == null) return { watch: () => {}, stop: () => {} }
+  let inFlight = 0
+  let lastActivity = 0
+  let busySinceGc = false
+  let heapAfterGc = v8.getHeapStatistics().total_heap_size
+  const onRequest = (_req: http.IncomingMessage, res: http.ServerResponse): void => {
+    inFlight++
+    lastActivity = Date.now()
+    busySinceGc = true
+    res.once('close', () => { inFlight--; lastActivity = Date.now() })
+  }
+  const timer = setInterval(() => {
+    if (!busySinceGc || inFlight > 0 || Date.now() - lastActivity < quietMs) return
+    busySinceGc = false
+    if (v8.getHeapStatistics().total_heap_size - heapAfterGc < growth) return
+    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' })
+    heapAfterGc = v8.getHeapStatistics().total_heap_size
+  }, Math.max(100, Math.floor(quietMs / 2))).unref()
+  const watched: http.Server[] = []
+  return {
+    watch: (server) => { server.on('request', onRequest); watched.push(server) },
+    stop: () => {
+      clearInterval(timer)
+      for (const s of watched) s.off('request', onRequest)
+    }
+  }
+}
