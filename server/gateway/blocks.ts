@@ -14,6 +14,15 @@ export interface BlockReader {
   get: (cid: CID, options?: { signal?: AbortSignal }) => AsyncGenerator<Uint8Array>
 }
 
+/** Where a GatewayBlocks reads blocks from (a blockstore, or anything with its `get`). */
+export type BlockSource = Pick<Blockstore, 'get'> & {
+  /** a block at hand, without waiting (a source that keeps blocks in memory) */
+  peek?: (cid: CID) => Uint8Array | undefined
+}
+
+/** Decoded forms of blocks, kept with the block bytes they came from (see unixfs.ts). */
+export type DecodedBlocks = WeakMap<Uint8Array, unknown>
+
 export class GatewayBlocks {
   private readonly cache = new Map<string, Uint8Array>()
   private cached = 0
@@ -21,12 +30,14 @@ export class GatewayBlocks {
   onRead?: (cid: CID, bytes: Uint8Array) => void
   /** the same blocks as an interface-blockstore reader, for ipfs-unixfs-exporter */
   readonly reader: BlockReader
+  /** where loadUnixfs may keep what it decoded (for a source whose block buffers are long-lived) */
+  decoded?: DecodedBlocks
 
   /**
    * @param store where blocks are read from (may fetch from the network)
    * @param local the node's own blockstore, for "is it cached?" (defaults to `store`)
    */
-  constructor (private readonly store: Blockstore, readonly signal: AbortSignal, private readonly local: Blockstore = store) {
+  constructor (private readonly store: BlockSource, readonly signal: AbortSignal, private readonly local: Pick<Blockstore, 'has'> = store as Blockstore) {
     const self = this
     this.reader = {
       async * get (cid: CID) { yield await self.get(cid) }
@@ -42,6 +53,11 @@ export class GatewayBlocks {
       const bytes = cid.multihash.digest
       this.onRead?.(cid, bytes)
       return bytes
+    }
+    const kept = this.store.peek?.(cid)
+    if (kept != null) {
+      this.onRead?.(cid, kept)
+      return kept
     }
     const key = Buffer.from(cid.multihash.bytes).toString('base64')
     let bytes = this.cache.get(key)

@@ -35,7 +35,7 @@ export interface CachedResponse {
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/
 
 /** An IPv4 or bracketed IPv6 literal, with or without a port. */
-function isIpHost (host: string): boolean {
+export function isIpHost (host: string): boolean {
   if (host.startsWith('[')) return host.indexOf(']') > 1
   const colon = host.indexOf(':')
   return IPV4.test(colon < 0 ? host : host.slice(0, colon))
@@ -120,7 +120,7 @@ export class ResponseCache {
 }
 
 /** Send a cached response (Node adds Date and the connection headers, as for any response). */
-export function sendCached (res: http.ServerResponse, method: string, e: CachedResponse): void {
+export function sendCached (res: http.ServerResponse, method: string, e: Omit<CachedResponse, 'generation'>): void {
   res.writeHead(e.status, e.headers)
   if (method === 'HEAD' || e.body == null) res.end()
   else res.end(e.body)

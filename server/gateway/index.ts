@@ -19,6 +19,7 @@ import { createDnslinkLookup, type DnslinkInit } from './dnslink.js'
 import { GatewayError, messageOf, RetrievalTimeoutError, statusOf } from './errors.js'
 import { protocolHandlerRedirect, serveGatewayPath } from './handler.js'
 import { HostRouter } from './host.js'
+import { FastPath, type FastAnswer } from './fast.js'
 import { escapePath } from './resolve.js'
 import { sendError, sendNotFound, sendRedirect } from './respond.js'
 import { isRoutingPath, serveRouting } from './routing.js'
@@ -38,6 +39,8 @@ export interface GatewayInit {
    * (default: the node's local blockstore only)
    */
   fetchingBlockstore?: Blockstore
+  /** answer plain /ipfs/ file requests without Koa when it can (fast.ts; default true) */
+  fastPath?: boolean
 }
 
 /** The decoded path, or undefined when the percent-encoding is invalid. */
@@ -101,10 +104,16 @@ export function createGatewayApp (init: GatewayInit): Koa {
   const cradle = container.cradle
   let settings: GatewaySettings = gatewaySettings(cradle.config.get())
   // complete small /ipfs/ responses, served again without Koa (see cache.ts)
-  const cache = new ResponseCache(() => (cradle.blockstore as { generation?: number }).generation)
+  // the node's blockstore, resolved once (as deps.localBlockstore is)
+  const nodeBlockstore = cradle.blockstore as typeof cradle.blockstore & { generation?: number }
+  const generation = (): number | undefined => nodeBlockstore.generation
+  const cache = new ResponseCache(generation)
+  // plain /ipfs/ file requests answered without Koa (see fast.ts)
+  const fast = init.fastPath === false ? undefined : new FastPath(nodeBlockstore, generation)
   cradle.config.onChange(cfg => {
     settings = gatewaySettings(cfg)
     cache.clear()
+    fast?.clear()
   })
   const dnslink = createDnslinkLookup(init.dnslink, init.container.cradle.dns)
   const logger = cradle.logging.forComponent('gateway')
@@ -276,13 +285,15 @@ export function createGatewayApp (init: GatewayInit): Koa {
       sendError(ctx, status, messageOf(err), htmlErrors)
     }
   })
-  // cache hits are answered before Koa sees the request
+  // cache hits, then what the fast path can answer, are answered before Koa sees the request
   const koaCallback = app.callback.bind(app)
   app.callback = () => {
     const handle = koaCallback()
     const serve = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+      const s = settings
       // at the concurrency limit, Koa answers 429
-      const full = settings.maxConcurrentRequests > 0 && inflight >= settings.maxConcurrentRequests
+      const limit = s.maxConcurrentRequests
+      const full = limit > 0 && inflight >= limit
       if (cache.size > 0 && !full) {
         const k = keyOf(req)
         const hit = k != null ? cache.get(k) : undefined
@@ -290,6 +301,30 @@ export function createGatewayApp (init: GatewayInit): Koa {
           sendCached(res, req.method as string, hit)
           return
         }
+      }
+      const plan = fast != null && !full ? fast.plan(req, s) : undefined
+      if (plan != null && fast != null) {
+        const key = cache.enabled ? keyOf(req) : undefined
+        const gen = cache.currentGeneration()
+        // the fast path holds a slot as the full path would (given back if it falls back)
+        if (limit > 0) inflight++
+        let answer = await fast.answer(plan, s)
+        if (answer != null) {
+          try {
+            sendCached(res, plan.method, answer)
+          } catch (err) {
+            // a header Node refuses: nothing went out, the full path answers (as it does such headers)
+            if (res.headersSent) throw err
+            for (const name of res.getHeaderNames()) res.removeHeader(name)
+            answer = undefined
+          }
+        }
+        if (answer != null) {
+          if (limit > 0) res.once('close', () => { inflight-- })
+          if (key != null && gen !== undefined) rememberFast(cache, key, gen, answer)
+          return
+        }
+        if (limit > 0) inflight--
       }
       await handle(req, res)
     }
@@ -349,6 +384,13 @@ async function remember (ctx: Context, cache: ResponseCache, key: string, genera
     setOwn(headers, name, Array.isArray(v) ? v.map(String) : String(v))
   }
   cache.set(key, { status, headers, body, generation })
+}
+
+/** What `remember` keeps of a full-path answer, for a fast-path one. */
+function rememberFast (cache: ResponseCache, key: string, generation: number, a: FastAnswer): void {
+  if (a.status !== 200 && a.status !== 304) return
+  if (a.status === 200 && !(Number(a.headers['Content-Length']) <= CACHE_MAX_BODY)) return
+  cache.set(key, { status: a.status, headers: a.headers, body: a.body != null ? Buffer.from(a.body) : undefined, generation })
 }
 
 // the listener settings live in server/http-server.ts (the daemon listens without loading this app)

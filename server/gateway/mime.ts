@@ -53,7 +53,12 @@ const startsWith = (b: Uint8Array, sig: number[], offset = 0): boolean => {
   for (let i = 0; i < sig.length; i++) if (b[offset + i] !== sig[i]) return false
   return true
 }
-const ascii = (b: Uint8Array, s: string, offset = 0): boolean => startsWith(b, [...Buffer.from(s, 'latin1')], offset)
+const latin1Bytes = new Map<string, number[]>()
+const ascii = (b: Uint8Array, s: string, offset = 0): boolean => {
+  let sig = latin1Bytes.get(s)
+  if (sig == null) latin1Bytes.set(s, sig = [...Buffer.from(s, 'latin1')])
+  return startsWith(b, sig, offset)
+}
 
 const HTML_TAGS = ['<!doctype html', '<html', '<head', '<script', '<iframe', '<h1', '<div', '<font', '<table', '<a', '<style', '<title', '<b', '<body', '<br', '<p', '<!--']
 

@@ -49,14 +49,17 @@ async function * slice (bytes: Uint8Array, offset: number, length: number): Asyn
   yield bytes.subarray(offset, offset + length)
 }
 
-/** Load a UnixFS node (dag-pb, raw or identity). Throws 501 for other codecs, 500 for non-UnixFS dag-pb. */
-export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<UnixfsNode> {
-  if (cid.code === CODEC_RAW || cid.code === CODEC_IDENTITY) {
-    const bytes = await blocks.get(cid)
-    return { kind: 'file', cid, size: bytes.byteLength, read: (o, l) => slice(bytes, o, l) }
-  }
-  if (cid.code !== CODEC_DAG_PB) throw new GatewayError(501, `unsupported codec ${cid.code} for a UnixFS response`)
-  const block = await blocks.get(cid)
+interface Decoded {
+  node: dagPb.PBNode
+  unixfs: UnixFS
+  /** the file fields as core/unixfs/reader reads them (files only) */
+  data?: UnixfsData
+  /** the file size (files) */
+  size: number
+}
+
+/** A dag-pb UnixFS block decoded (500 when it is not one). */
+function decode (block: Uint8Array): Decoded {
   let node: dagPb.PBNode
   let unixfs: UnixFS
   try {
@@ -66,6 +69,28 @@ export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<Unix
   } catch (err) {
     throw new GatewayError(500, `data was not a valid file or directory: ${(err as Error).message}`, { cause: err })
   }
+  if (unixfs.type === 'symlink' || unixfs.isDirectory()) return { node, unixfs, size: 0 }
+  const data = unixfs.type === 'file' || unixfs.type === 'raw' ? tryDecode(node.Data) : undefined
+  // boxo's FSNode.FileSize: the Filesize field, not the sum of (possibly lying) blocksizes
+  const fields = data ?? tryDecode(node.Data)
+  const size = fields != null ? unixfsFileSize(fields) : 0
+  return { node, unixfs, data, size }
+}
+
+/** Load a UnixFS node (dag-pb, raw or identity). Throws 501 for other codecs, 500 for non-UnixFS dag-pb. */
+export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<UnixfsNode> {
+  if (cid.code === CODEC_RAW || cid.code === CODEC_IDENTITY) {
+    const bytes = await blocks.get(cid)
+    return { kind: 'file', cid, size: bytes.byteLength, read: (o, l) => slice(bytes, o, l) }
+  }
+  if (cid.code !== CODEC_DAG_PB) throw new GatewayError(501, `unsupported codec ${cid.code} for a UnixFS response`)
+  const block = await blocks.get(cid)
+  let decoded = blocks.decoded?.get(block) as Decoded | undefined
+  if (decoded == null) {
+    decoded = decode(block)
+    blocks.decoded?.set(block, decoded)
+  }
+  const { node, unixfs } = decoded
   const mtime = mtimeOf(unixfs)
   const mode = unixfs.mode
   if (unixfs.type === 'symlink') return { kind: 'symlink', cid, target: unixfs.data ?? new Uint8Array(0), mtime, mode }
@@ -86,10 +111,7 @@ export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<Unix
       }
     }
   }
-  const data = unixfs.type === 'file' || unixfs.type === 'raw' ? tryDecode(node.Data) : undefined
-  // boxo's FSNode.FileSize: the Filesize field, not the sum of (possibly lying) blocksizes
-  const fields = data ?? tryDecode(node.Data)
-  const size = fields != null ? unixfsFileSize(fields) : 0
+  const { data, size } = decoded
   // a Filesize past 2^53 cannot be a real file here, nor be sent as a Content-Length a client parses
   if (!Number.isSafeInteger(size)) throw new GatewayError(500, `data was not a valid file or directory: file size ${String(size)} out of range`)
   if (data != null) {
