@@ -7,6 +7,9 @@
 //  - once, a file of --big-gib GiB added with the daemon's RSS sampled every 100 ms throughout.
 // N runs over 10,000, 100,000 and 1,000,000 up to --max (default 1,000,000; use --max 100000 or 10000
 // on a shared machine). Data is generated while sending (deterministic, nothing written to disk first).
+// Both daemons get the same flatfs `sync` (--sync, default false as Kubo's init writes); the blocks
+// are flushed (`sync`) before `repo gc`, and the machine's own unlink rate is measured beside it.
+// Every row states the daemon's CPU time per item (utime + stime), steadier than rates under load.
 // Results: .cache/bench-results/scale-<time>.md
 import { spawn, spawnSync } from 'node:child_process'
 import { createCipheriv, createHash } from 'node:crypto'
@@ -22,6 +25,12 @@ const value = (name, dflt) => { const i = argv.indexOf(name); return i < 0 ? dfl
 const max = Number(value('--max', '1000000'))
 const bigGiB = Number(value('--big-gib', '4'))
 const only = value('--only', 'tsipfs,kubo').split(',')
+/** --prof <dir>: the tsipfs daemon writes a CPU profile there when it stops; --skip dir,blocks: leave steps out */
+const profDir = value('--prof', '')
+const skip = value('--skip', '').split(',')
+/** flatfs `sync` for both subjects alike (default false: what Kubo's init writes; tsipfs's init writes true) */
+const flatfsSync = value('--sync', 'false') === 'true'
+process.env.UV_THREADPOOL_SIZE ??= '64' // the unlink limit below runs as many unlinks at once as the daemon
 const sizes = [10_000, 100_000, 1_000_000].filter(n => n <= max)
 const log = (m) => process.stderr.write(`[scale ${new Date().toTimeString().slice(0, 8)}] ${m}\n`)
 const loadavg = () => os.loadavg().map(x => x.toFixed(2)).join(' ')
@@ -32,6 +41,48 @@ const subjects = {
   kubo: { cmd: kubo, pre: [] }
 }
 
+/** Set `sync` on every flatfs mount of Datastore.Spec in a repo's config file (Kubo and tsipfs alike). */
+function setFlatfsSync (repo, sync) {
+  const file = path.join(repo, 'config')
+  const config = JSON.parse(fs.readFileSync(file, 'utf8'))
+  const visit = (spec) => {
+    if (spec == null || typeof spec !== 'object') return
+    if (spec.type === 'flatfs') spec.sync = sync
+    for (const child of spec.mounts ?? []) visit(child)
+    visit(spec.child)
+  }
+  visit(config.Datastore?.Spec)
+  fs.writeFileSync(file, JSON.stringify(config, null, 2))
+}
+
+/**
+ * The machine's limit for a GC sweep: unlinking `n` small files spread over 1,024 folders (as flatfs
+ * shards), 256 at once through the thread pool, after `sync` (on disk, as a repo's blocks are).
+ * On a file system mounted with `discard` every unlink waits for the discard of the freed block.
+ */
+async function unlinkLimit (n) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scale-unlink-'))
+  try {
+    const files = []
+    for (let s = 0; s < 1024; s++) fs.mkdirSync(path.join(dir, String(s)))
+    for (let i = 0; i < n; i++) { const f = path.join(dir, String(i % 1024), `${i}.data`); fs.writeFileSync(f, `block ${i}`); files.push(f) }
+    spawnSync('sync')
+    const t0 = performance.now()
+    let next = 0
+    await new Promise((resolve, reject) => {
+      let active = 0
+      const pump = () => {
+        while (active < 256 && next < n) {
+          active++
+          fs.unlink(files[next++], (err) => { if (err != null) { reject(err); return } active--; if (next === n && active === 0) resolve(); else pump() })
+        }
+      }
+      pump()
+    })
+    return n / ((performance.now() - t0) / 1000)
+  } finally { fs.rmSync(dir, { recursive: true, force: true }) }
+}
+
 /** A fresh repo and an offline daemon on it; resolves when /api/v0/id answers. */
 async function startDaemon (name) {
   const { cmd, pre } = subjects[name]
@@ -39,7 +90,9 @@ async function startDaemon (name) {
   const env = { ...process.env, IPFS_PATH: repo }
   const r = spawnSync(cmd, [...pre, 'init', '--profile=test'], { env, encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`${name} init: ${r.stderr}`)
-  const daemon = spawn(cmd, [...pre, 'daemon', '--offline'], { env, stdio: 'ignore' })
+  setFlatfsSync(repo, flatfsSync)
+  const denv = name === 'tsipfs' && profDir !== '' ? { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profDir)}` } : env
+  const daemon = spawn(cmd, [...pre, 'daemon', '--offline'], { env: denv, stdio: 'ignore' })
   for (let i = 0; i < 1200; i++) {
     const addr = fs.existsSync(path.join(repo, 'api')) ? fs.readFileSync(path.join(repo, 'api'), 'utf8') : ''
     const m = /^\/ip4\/([^/]+)\/tcp\/(\d+)/.exec(addr)
@@ -116,25 +169,45 @@ const lastHash = (text) => /"Hash":"([^"]+)"[^\n]*\n?$/.exec(text.trimEnd())?.[1
 const rows = []
 const note = (subject, n, figure, value, extra = '') => { rows.push({ subject, n, figure, value, extra }); log(`${subject} n=${n} ${figure}: ${value} ${extra}`) }
 
+/** the daemon's CPU time so far, seconds (utime + stime of /proc/<pid>/stat; clock ticks of 10 ms) */
+const cpuS = (pid) => { const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) / 100 }
+/** run a step, noting its rate (items/s), its wall time and the daemon CPU it took */
+async function step (d, name, n, figure, items, fn, extra = () => '') {
+  const c0 = cpuS(d.pid)
+  const r = await fn()
+  const cpu = cpuS(d.pid) - c0
+  const count = typeof items === 'function' ? items(r) : items
+  note(name, n, figure, (count / r.s).toFixed(0), `${r.s.toFixed(2)} s, daemon CPU ${cpu.toFixed(2)} s (${(cpu * 1e6 / Math.max(1, count)).toFixed(0)} µs/item); ${extra(r)}`)
+  return r
+}
+const roots = new Map()
+
 for (const n of sizes) {
+  if (!skip.includes('blocks')) {
+    const m = Math.min(n, 20_000)
+    note('machine', n, 'unlink limit (256 in flight), files/s', (await unlinkLimit(m)).toFixed(0), `${m} files of ~10 bytes; load ${loadavg()}`)
+  }
   for (const name of only) {
     const d = await startDaemon(name)
     try {
-      const dir = await postMultipart(`${d.api}/api/v0/add?progress=false&quieter=true`, B, dirBody(n))
-      const root = lastHash(dir.text)
-      note(name, n, 'HAMT dir add, entries/s', (n / dir.s).toFixed(0), `${dir.s.toFixed(1)} s, ${root}`)
-      const ls = await call(d.api, `ls?arg=${root}&size=false&resolve-type=false`)
-      const entries = (ls.body.match(/"Name":/g) ?? []).length
-      note(name, n, 'ls entries/s', (entries / ls.s).toFixed(0), `${ls.s.toFixed(1)} s, ${entries} entries`)
-      const blocks = await postMultipart(`${d.api}/api/v0/add?progress=false&pin=false&chunker=size-1024&raw-leaves=true&quieter=true`, B, fileBody(`blocks-${n}`, n * 1024))
-      note(name, n, `add ${n} × 1 KiB blocks unpinned, blocks/s`, (n / blocks.s).toFixed(0), `${blocks.s.toFixed(1)} s`)
-      const pins = await call(d.api, 'pin/ls?type=recursive')
-      note(name, n, 'pin ls, s', pins.s.toFixed(3))
-      const stat = await call(d.api, 'repo/stat')
-      note(name, n, 'repo stat, s', stat.s.toFixed(3), stat.body.trim().slice(0, 120))
-      const gc = await call(d.api, 'repo/gc?quiet=true')
-      const removed = gc.lines
-      note(name, n, 'repo gc, blocks removed/s', (removed / gc.s).toFixed(0), `${gc.s.toFixed(1)} s, ${removed} removed (target ≥ 50,000/s)`)
+      if (!skip.includes('dir')) {
+        const dir = await step(d, name, n, 'HAMT dir add, entries/s', n, async () => await postMultipart(`${d.api}/api/v0/add?progress=false&quieter=true`, B, dirBody(n)), r => lastHash(r.text))
+        const root = lastHash(dir.text)
+        if (roots.has(n) && roots.get(n) !== root) note(name, n, 'HAMT dir CID differs', root, `other: ${roots.get(n)}`)
+        roots.set(n, root)
+        await step(d, name, n, 'ls, entries/s', r => (r.body.match(/"Name":/g) ?? []).length, async () => await call(d.api, `ls?arg=${root}&size=false&resolve-type=false`), r => `${(r.body.match(/"Name":/g) ?? []).length} entries`)
+        await call(d.api, `files/cp?arg=/ipfs/${root}&arg=/big`)
+        await step(d, name, n, 'files ls, entries/s', r => (r.body.match(/"Name":/g) ?? []).length, async () => await call(d.api, 'files/ls?arg=/big&U=true'), r => `${(r.body.match(/"Name":/g) ?? []).length} entries`)
+        await call(d.api, 'files/rm?arg=/big&r=true')
+      }
+      if (!skip.includes('blocks')) {
+        await step(d, name, n, `add ${n} × 1 KiB blocks unpinned, blocks/s`, n, async () => await postMultipart(`${d.api}/api/v0/add?progress=false&pin=false&chunker=size-1024&raw-leaves=true&quieter=true`, B, fileBody(`blocks-${n}`, n * 1024)))
+        await step(d, name, n, 'pin ls (all), pins/s', r => r.lines, async () => await call(d.api, 'pin/ls?stream=true'), r => `${r.lines} pins`)
+        await step(d, name, n, 'repo stat, objects/s', r => JSON.parse(r.body).NumObjects, async () => await call(d.api, 'repo/stat'), r => `NumObjects ${JSON.parse(r.body).NumObjects}`)
+        await step(d, name, n, 'refs local, refs/s', r => r.lines, async () => await call(d.api, 'refs/local'), r => `${r.lines} refs`)
+        spawnSync('sync') // the blocks on disk (written back), as in a repo that has been in use
+        await step(d, name, n, 'repo gc, blocks removed/s', r => r.lines, async () => await call(d.api, 'repo/gc?quiet=true'), r => `${r.lines} removed (target ≥ 50,000/s)`)
+      }
       note(name, n, 'daemon RSS after, MiB', rssMiB(d.pid).toFixed(0))
     } finally { await d.stop() }
   }
@@ -155,7 +228,7 @@ if (bigGiB > 0) {
   }
 }
 
-const md = [`# bench:scale ${new Date().toISOString()} sizes ${sizes.join(', ')}, ${bigGiB} GiB add; load ${loadavg()} at the end`, '',
+const md = [`# bench:scale ${new Date().toISOString()} sizes ${sizes.join(', ')}, ${bigGiB} GiB add, flatfs sync ${flatfsSync}; load ${loadavg()} at the end`, '',
   '| subject | N | figure | value | notes |', '|---|---|---|---|---|',
   ...rows.map(r => `| ${r.subject} | ${r.n} | ${r.figure} | ${r.value} | ${r.extra} |`)].join('\n')
 const out = path.join(root, '.cache', 'bench-results', `scale-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}.md`)

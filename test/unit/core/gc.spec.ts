@@ -13,6 +13,7 @@ import { MemoryDatastore } from 'datastore-core/memory'
 import { MemoryBlockstore } from 'blockstore-core/memory'
 import { createTestNode, filesOf, type TestNode } from '../../helpers/node.js'
 import { NodeBlockstore, getBlock } from '../../../core/blockstore/index.js'
+import { FlatfsBlockstore } from '../../../core/blockstore/flatfs.js'
 import { createPins, walkDag, type Pins } from '../../../core/pins/index.js'
 import { collectGc, listKeys, runGc, type GcEvent } from '../../../core/gc/index.js'
 import { RwLock } from '../../../core/util/rwlock.js'
@@ -169,6 +170,64 @@ describe('core/gc', function () {
       expect(err).to.be.instanceOf(Error)
       const release = await lock.exclusive() // would hang if a run still held it
       release()
+    })
+  })
+
+  describe('sweep on disk (flatfs): more garbage than deletes in flight, interrupted runs', () => {
+    let dir: string
+    beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tsipfs-gc-sweep-')) })
+    afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }) })
+
+    it('never removes a pinned or MFS-reachable block; a stopped or aborted run leaves only garbage removed, the next finishes', async () => {
+      const bs = new NodeBlockstore(new FlatfsBlockstore(path.join(dir, 'blocks'), { sync: false }))
+      const pins = createPins({ datastore: new MemoryDatastore(), blockstore: bs })
+      const lock = new RwLock()
+      // pinned and MFS DAGs whose leaves share shard folders with the garbage (700 blocks: more than the 256 deletes in flight)
+      const leaves = async (tag: string, n: number): Promise<CID[]> => await Promise.all(Array.from({ length: n }, async (_, i) => await put(bs, 0x55, Buffer.from(`${tag} ${i}`))))
+      const pinnedLeaves = await leaves('pinned', 300)
+      const pinned = await put(bs, 0x70, dagPb.encode({ Links: pinnedLeaves.map((c, i) => ({ Hash: c, Name: `p${String(i).padStart(4, '0')}` })) }))
+      const directLeaf = await put(bs, 0x55, Buffer.from('direct'))
+      const mfsLeaves = await leaves('mfs', 100)
+      const mfs = await put(bs, 0x70, dagPb.encode({ Links: mfsLeaves.map((c, i) => ({ Hash: c, Name: `m${String(i).padStart(4, '0')}` })) }), true)
+      await pins.pinRecursive(pinned)
+      await pins.pinDirect(directLeaf)
+      const garbage = new Set((await leaves('garbage', 700)).map(rawOf))
+      const kept = [pinned, directLeaf, mfs, ...pinnedLeaves, ...mfsLeaves]
+      const run = (signal?: AbortSignal): AsyncGenerator<GcEvent> => runGc({ blockstore: bs, pins, gcLock: lock, roots: async () => [mfs], signal })
+      const stored = async (): Promise<Set<string>> => new Set((await all(listKeys(bs))).map(c => c.toString()))
+      const checkKept = async (): Promise<void> => {
+        for (const c of kept) expect(await bs.has(c), c.toString()).to.equal(true)
+      }
+
+      // the consumer stops after 100 removals: blocks already being deleted may go too, nothing else
+      const first: string[] = []
+      for await (const e of run()) {
+        expect(e.error).to.equal(undefined)
+        first.push(e.removed?.toString() ?? '')
+        if (first.length === 100) break
+      }
+      await checkKept()
+      let left = await stored()
+      const gone = [...garbage].filter(k => !left.has(k))
+      expect(gone.length).to.be.at.least(100)
+      expect(gone.length).to.be.below(garbage.size)
+      for (const k of first) expect(garbage.has(k), k).to.equal(true)
+
+      // a run aborted part-way: the lock is released, pinned blocks stay
+      const controller = new AbortController()
+      let seen = 0
+      const aborted = await collectGc(run(controller.signal), () => { if (++seen === 50) controller.abort() }).catch((err: Error) => err)
+      expect(aborted).to.be.instanceOf(Error)
+      await checkKept()
+
+      // the next run removes exactly the garbage still there, and then nothing is left to remove
+      left = await stored()
+      const remaining = [...garbage].filter(k => left.has(k))
+      const removed = (await all(run())).map(e => { expect(e.error).to.equal(undefined); return e.removed?.toString() })
+      expect(removed.sort()).to.deep.equal(remaining.sort())
+      await checkKept()
+      expect([...await stored()].filter(k => garbage.has(k))).to.deep.equal([])
+      expect(await all(run())).to.deep.equal([])
     })
   })
 
