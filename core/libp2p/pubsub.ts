@@ -13,31 +13,91 @@ type Validator = (peer: PeerId, msg: any) => unknown
 
 interface SignedLike { type?: string, from?: PeerId, sequenceNumber?: bigint }
 
-/** Kubo's persistent seqno check for one message: 'accept' or 'ignore'. */
-export async function checkSeqno (datastore: Datastore, msg: SignedLike, locks: Map<string, Promise<unknown>>): Promise<'accept' | 'ignore'> {
-  if (msg.type !== 'signed' || msg.from == null || msg.sequenceNumber == null) return 'accept'
-  const id = msg.from.toString()
-  const key = new Key(SEQNO_PREFIX + id)
-  const run = (locks.get(id) ?? Promise.resolve()).catch(() => {}).then(async () => {
-    let last: bigint | undefined
-    try {
-      const buf = await datastore.get(key)
-      if (buf.length === 8) last = Buffer.from(buf).readBigUInt64BE(0)
-    } catch (err) {
-      if ((err as Error)?.name !== 'NotFoundError') return 'ignore' as const
+/** authors whose highest seqno stays in memory (the datastore keeps them all) */
+const MAX_AUTHORS = 10_000
+
+/**
+ * Kubo's BasicSeqnoValidator over its datastore. The highest seqno of an author is read from the datastore once,
+ * then kept in memory, so a message costs a comparison; every new highest is written back in the background, one
+ * write per author at a time, the latest value winning (a burst of messages is one or two writes, not one each).
+ */
+export class SeqnoTable {
+  private readonly highest = new Map<string, bigint | undefined>()
+  private readonly loading = new Map<string, Promise<boolean>>()
+  private readonly writes = new Map<string, Promise<void>>()
+  private readonly dirty = new Set<string>()
+
+  constructor (private readonly datastore: Datastore) {}
+
+  /** 'accept' or 'ignore' for one message (unsigned ones are accepted). */
+  async check (msg: SignedLike): Promise<'accept' | 'ignore'> {
+    if (msg.type !== 'signed' || msg.from == null || msg.sequenceNumber == null) return 'accept'
+    const id = msg.from.toString()
+    if (!this.highest.has(id) && !await this.load(id)) return 'ignore'
+    const seqno = BigInt.asUintN(64, msg.sequenceNumber)
+    const last = this.highest.get(id)
+    if (last != null && seqno <= last) return 'ignore'
+    this.highest.delete(id)
+    this.highest.set(id, seqno)
+    if (this.highest.size > MAX_AUTHORS) this.evict()
+    this.save(id)
+    return 'accept'
+  }
+
+  /** Resolves once every seqno accepted so far is in the datastore. */
+  async flush (): Promise<void> {
+    while (this.writes.size > 0) await Promise.all(this.writes.values())
+  }
+
+  /** `pubsub reset`: forget the highest seqno of one author (of all without `id`), once their pending writes are done. */
+  async reset (id?: string): Promise<void> {
+    for (const key of id != null ? [id] : [...this.highest.keys()]) {
+      this.highest.delete(key)
+      this.dirty.delete(key)
     }
-    const seqno = BigInt.asUintN(64, msg.sequenceNumber as bigint)
-    if (last != null && seqno <= last) return 'ignore' as const
-    const out = Buffer.alloc(8)
-    out.writeBigUInt64BE(seqno)
-    await datastore.put(key, out)
-    return 'accept' as const
-  })
-  locks.set(id, run)
-  try {
-    return await run
-  } finally {
-    if (locks.get(id) === run) locks.delete(id)
+    await this.flush()
+  }
+
+  private async load (id: string): Promise<boolean> {
+    let loading = this.loading.get(id)
+    if (loading == null) {
+      loading = (async () => {
+        try {
+          const buf = await this.datastore.get(new Key(SEQNO_PREFIX + id))
+          if (!this.highest.has(id)) this.highest.set(id, buf.length === 8 ? Buffer.from(buf).readBigUInt64BE(0) : undefined)
+        } catch (err) {
+          // Kubo ignores the message when the store fails, and has nothing to compare with when the key is missing
+          if ((err as Error)?.name !== 'NotFoundError') return false
+          if (!this.highest.has(id)) this.highest.set(id, undefined)
+        }
+        return true
+      })().finally(() => { this.loading.delete(id) })
+      this.loading.set(id, loading)
+    }
+    return await loading
+  }
+
+  private save (id: string): void {
+    this.dirty.add(id)
+    if (this.writes.has(id)) return
+    const run = (async () => {
+      while (this.dirty.delete(id)) {
+        const seqno = this.highest.get(id)
+        if (seqno == null) continue
+        const out = Buffer.alloc(8)
+        out.writeBigUInt64BE(seqno)
+        try { await this.datastore.put(new Key(SEQNO_PREFIX + id), out) } catch {}
+      }
+    })().finally(() => { this.writes.delete(id) })
+    this.writes.set(id, run)
+  }
+
+  /** drop the least recently updated authors that have nothing left to write */
+  private evict (): void {
+    for (const id of this.highest.keys()) {
+      if (this.highest.size <= MAX_AUTHORS) return
+      if (!this.dirty.has(id) && !this.writes.has(id)) this.highest.delete(id)
+    }
   }
 }
 
@@ -46,13 +106,16 @@ export async function checkSeqno (datastore: Datastore, msg: SignedLike, locks: 
  * routers only look validators up per topic: `topicValidators.get(topic)`).
  */
 export class SeqnoValidators extends Map<string, Validator> {
-  private readonly locks = new Map<string, Promise<unknown>>()
-  constructor (private readonly datastore: Datastore) { super() }
+  readonly seqnos: SeqnoTable
+  constructor (datastore: Datastore) {
+    super()
+    this.seqnos = new SeqnoTable(datastore)
+  }
 
   override get (topic: string): Validator {
     const own = super.get(topic)
     return async (peer, msg) => {
-      if (await checkSeqno(this.datastore, msg, this.locks) === 'ignore') return 'ignore'
+      if (await this.seqnos.check(msg) === 'ignore') return 'ignore'
       return own != null ? await own(peer, msg) : 'accept'
     }
   }

@@ -205,10 +205,10 @@ export class NameSystem implements Startable {
   async getRecord (mh: NameHash, options: ResolveOptions = {}): Promise<Uint8Array> {
     const key = ipnsRoutingKey(mh)
     const found: Uint8Array[] = []
-    const keep = async (raw: Uint8Array | undefined): Promise<void> => {
+    const keep = async (raw: Uint8Array | undefined, validated = false): Promise<void> => {
       if (raw == null) return
       try {
-        await ipnsValidator(key, raw)
+        if (!validated) await ipnsValidator(key, raw)
         found.push(raw)
       } catch (err) {
         this.log.debug(`ignoring record for ${ipnsNameString(mh)}: ${(err as Error).message}`)
@@ -221,8 +221,10 @@ export class NameSystem implements Startable {
       const jobs: Array<Promise<void>> = []
       if (this.pubsub != null) jobs.push(this.pubsub.get(mh).then(keep, () => {}))
       if (this.dht != null) {
+        // Kubo's quorum: the search stops once it has more answers than dht-record-count, our own copy counting as one
+        const count = Math.max(1, (options.dhtRecordCount ?? 16) + 1 - found.length)
         jobs.push((async () => {
-          for (const raw of await this.dht!.search(key, { count: options.dhtRecordCount ?? 16, timeoutMs: options.dhtTimeoutMs ?? 60_000, signal: options.signal })) await keep(raw)
+          for (const { value, validated } of await this.dht!.search(key, { count, timeoutMs: options.dhtTimeoutMs ?? 60_000, signal: options.signal })) await keep(value, validated)
         })().catch(err => { this.log.debug(`DHT lookup of ${ipnsNameString(mh)}: ${(err as Error).message}`) }))
       }
       await Promise.all(jobs)

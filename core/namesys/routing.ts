@@ -7,6 +7,9 @@ import { merge, QueryEventType } from '../routing/index.js'
 const withPeers = (routing: Routing): DhtService[] =>
   routing.dhts().map(d => d.dht).filter(d => ((d as { routingTable?: { size: number } }).routingTable?.size ?? 0) > 0)
 
+/** A value the DHT gave for a key; `validated` when kad-dht already ran the record validator on it. */
+export interface FoundValue { value: Uint8Array, validated: boolean }
+
 export class DhtRouting {
   constructor (private readonly routing: Routing) {}
 
@@ -14,22 +17,40 @@ export class DhtRouting {
     return withPeers(this.routing).length > 0
   }
 
-  /** Up to `count` values for a key, collected until the queries end or `timeoutMs` passes (0: no limit). */
-  async search (key: Uint8Array, options: { count: number, timeoutMs: number, signal?: AbortSignal }): Promise<Uint8Array[]> {
+  /**
+   * Values for a key as the query finds them (go-libp2p-kad-dht SearchValue): each peer's record as it answers
+   * (`validated`: kad-dht checked it with the IPNS validator before passing it on), then the query's own final value
+   * when it is a new one (js kad-dht's local copy). Stops after `count` values (Kubo's Quorum), when the queries end,
+   * or when `timeoutMs` passes (0: no limit).
+   */
+  async search (key: Uint8Array, options: { count: number, timeoutMs: number, signal?: AbortSignal }): Promise<FoundValue[]> {
     const dhts = withPeers(this.routing)
     if (dhts.length === 0) return []
     const controller = new AbortController()
     const signal = AbortSignal.any([controller.signal, ...(options.signal != null ? [options.signal] : []), ...(options.timeoutMs > 0 ? [AbortSignal.timeout(options.timeoutMs)] : [])])
-    const out: Uint8Array[] = []
+    const out: FoundValue[] = []
+    const seen = new Set<string>()
+    const add = (value: Uint8Array, validated: boolean): boolean => {
+      const id = Buffer.from(value).toString('base64')
+      if (!seen.has(id) || validated) out.push({ value, validated })
+      seen.add(id)
+      return out.length >= Math.max(1, options.count)
+    }
+    // enough values: the queries are stopped through their signal and drained to their end (leaving a js kad-dht
+    // query with `return()` while its paths still run makes their AbortError an unhandled rejection)
+    let enough = false
     try {
       for await (const e of merge(dhts.map(d => d.get(key, { signal })))) {
-        if (e.type === QueryEventType.Value && e.value != null) {
-          out.push(e.value)
-          if (out.length >= Math.max(1, options.count)) break
+        if (enough) continue
+        const record = (e as { record?: { value?: Uint8Array } }).record?.value
+        const value = e.type === QueryEventType.PeerResponse ? record : e.type === QueryEventType.Value && e.value != null && !seen.has(Buffer.from(e.value).toString('base64')) ? e.value : undefined
+        if (value != null && add(value, e.type === QueryEventType.PeerResponse)) {
+          enough = true
+          controller.abort()
         }
       }
     } catch (err) {
-      if (out.length === 0 && options.signal?.aborted === true) throw err
+      if (!enough && out.length === 0 && options.signal?.aborted === true) throw err
     } finally {
       controller.abort()
     }

@@ -13,19 +13,24 @@ export const pubsubReset = defineCommand({
   status: 'experimental',
   options: { peer: { type: 'string', aliases: ['p'], description: 'Only reset state for this peer ID' } },
   output: 'single',
-  async run ({ options, deps: { datastore } }): Promise<PubsubResetOutput> {
+  async run ({ options, deps: { datastore, libp2p } }): Promise<PubsubResetOutput> {
     // core/libp2p is not loaded by an offline node until a command needs it
-    const { SEQNO_PREFIX } = await import('../../core/libp2p/pubsub.js')
+    const { SEQNO_PREFIX, SeqnoValidators } = await import('../../core/libp2p/pubsub.js')
+    // the running validator keeps the highest seqnos in memory too
+    const validators = ((libp2p?.services as Record<string, unknown> | undefined)?.pubsub as { topicValidators?: unknown } | undefined)?.topicValidators
+    const table = validators instanceof SeqnoValidators ? validators.seqnos : undefined
     let deleted = 0
     if (options.peer != null && options.peer !== '') {
       let id: string
       try { id = peerIdFromString(options.peer).toString() } catch (err) { throw new RpcError(`invalid peer ID: ${(err as Error).message}`) }
+      await table?.reset(id)
       const key = new Key(SEQNO_PREFIX + id)
       if (await datastore.has(key)) {
         await datastore.delete(key)
         deleted = 1
       }
     } else {
+      await table?.reset()
       const keys: Key[] = []
       for await (const key of datastore.queryKeys({ prefix: SEQNO_PREFIX })) keys.push(key)
       const batch = datastore.batch()

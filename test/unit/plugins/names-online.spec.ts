@@ -9,7 +9,7 @@ import { rejects } from '../../helpers/assert.js'
 import { execute } from '../../../registry/execute.js'
 import { defaultConfig } from '../../../core/config/defaults.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
-import { checkSeqno } from '../../../core/libp2p/pubsub.js'
+import { SeqnoTable } from '../../../core/libp2p/pubsub.js'
 import { MemoryDatastore } from 'datastore-core/memory'
 
 const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
@@ -133,15 +133,27 @@ describe('name and pubsub between two online nodes', function () {
 describe('pubsub seqno validation (Kubo\'s BasicSeqnoValidator)', () => {
   it('accepts increasing seqnos per author, ignores repeats and older ones, keeps the highest in the datastore', async () => {
     const ds = new MemoryDatastore()
-    const locks = new Map()
+    const table = new SeqnoTable(ds)
     const id = identityOf(await generateIdentity()).PeerID
     const from = { toString: () => id }
     const msg = (n: bigint): any => ({ type: 'signed', from, sequenceNumber: n })
-    expect(await checkSeqno(ds, msg(5n), locks)).to.equal('accept')
-    expect(await checkSeqno(ds, msg(5n), locks)).to.equal('ignore')
-    expect(await checkSeqno(ds, msg(4n), locks)).to.equal('ignore')
-    expect(await checkSeqno(ds, msg(6n), locks)).to.equal('accept')
-    expect(Buffer.from(await ds.get(new (await import('interface-datastore')).Key(`/pubsub/seqno/${id}`))).readBigUInt64BE(0)).to.equal(6n)
-    expect(await checkSeqno(ds, { type: 'unsigned' }, locks)).to.equal('accept')
+    expect(await table.check(msg(5n))).to.equal('accept')
+    expect(await table.check(msg(5n))).to.equal('ignore')
+    expect(await table.check(msg(4n))).to.equal('ignore')
+    // a burst checked together, in arrival order: only what is above the highest so far passes
+    const burst = await Promise.all([7n, 6n, 7n, 8n].map(async n => await table.check(msg(n))))
+    expect(burst).to.deep.equal(['accept', 'ignore', 'ignore', 'accept'])
+    await table.flush()
+    const key = new (await import('interface-datastore')).Key(`/pubsub/seqno/${id}`)
+    expect(Buffer.from(await ds.get(key)).readBigUInt64BE(0)).to.equal(8n)
+    expect(await table.check({ type: 'unsigned' })).to.equal('accept')
+    // a restarted node starts from what the datastore holds
+    const after = new SeqnoTable(ds)
+    expect(await after.check(msg(8n))).to.equal('ignore')
+    expect(await after.check(msg(9n))).to.equal('accept')
+    // pubsub reset: the author starts over once its datastore key is gone too
+    await after.reset(id)
+    await ds.delete(key)
+    expect(await after.check(msg(1n))).to.equal('accept')
   })
 })
