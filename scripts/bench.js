@@ -219,6 +219,10 @@ async function benchDaemon ({ name, repo, start, blockputQuery, logFile }) {
       const status = fs.readFileSync(`/proc/${daemon.pid}/status`, 'utf8')
       fs.appendFileSync(path.join(results, `${name}.txt`), `daemon-rss after all: ${['VmRSS', 'VmHWM'].map(k => `${k}: ${Math.round(Number(new RegExp(k + ':\\s+(\\d+)').exec(status)?.[1]) / 1024)} MiB`).join('  ')}\n`)
     }
+    // the RSS once the daemon has been idle for 2 s (tsipfs gives the heap grown under load back when quiet)
+    await new Promise(resolve => setTimeout(resolve, 2000))
+    const settled = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${daemon.pid}/status`, 'utf8'))?.[1]
+    fs.appendFileSync(path.join(results, `${name}.txt`), `daemon-rss idle 2 s after the run: ${(Number(settled) / 1024).toFixed(0)} MiB\n`)
     const repoSize = spawnSync('du', ['-sh', repo], { encoding: 'utf8' }).stdout.split('\t')[0]
     fs.appendFileSync(path.join(results, `${name}.txt`), `repo size: ${repoSize}\n`)
   } finally {

@@ -35,6 +35,7 @@ export function parse (file) {
     rss: rssLine != null ? Number(/VmRSS:\s*(\d+)/.exec(rssLine)?.[1]) : undefined,
     hwm: rssLine != null ? Number(/VmHWM:\s*(\d+)/.exec(rssLine)?.[1]) : undefined,
     rssStart: Number(/daemon-rss at start: (\d+)/.exec(text)?.[1]) || undefined,
+    rssIdle: Number(/daemon-rss idle 2 s after the run: (\d+)/.exec(text)?.[1]) || undefined,
     cids: { default: list('add-256MiB-default cids:'), v1raw: list('add-256MiB-v1raw cids:'), dir: list('add-dir-10000x1KiB dir cids:') },
     load: [...text.matchAll(/load: ([\d. ]+)/g)].map(m => m[1].trim())
   }
@@ -97,6 +98,7 @@ export function table (by, L) {
     { label: 'gateway 1 KiB bypassed p99', unit: 'ms', key: 'gwUncachedP99', digits: 2, limit: '', target: '< 5', met: ts?.gwUncachedP99 == null ? undefined : ts.gwUncachedP99.median < 5 },
     { label: 'gateway GET 1 MiB, 32 connections', unit: 'MiB/s', key: 'gwLargeMiBs', limit: '', target: '' },
     { label: 'daemon RSS after the run', unit: 'MiB', cell: (r) => num(r?.rss, 0), limit: '', target: '≤ 150 (sync: true daemon)', met: ts?.rss == null ? undefined : ts.rss <= 150 },
+    { label: 'daemon RSS idle 2 s after the run (and the extra gateway runs)', unit: 'MiB', cell: (r) => num(r?.rssIdle, 0), limit: '', target: '' },
     { label: 'daemon peak RSS (VmHWM)', unit: 'MiB', cell: (r) => num(r?.hwm, 0), limit: '', target: '' }
   ]
   const head = ['figure (median, min–max of runs)', 'unit', ...cols.map(([, t]) => t), 'machine limit (same run)', 'target (ratio now)', 'met']
