@@ -12,7 +12,7 @@ import { createNode } from './node.js'
 import { manifestPlugins } from './cli-manifest.js'
 import { nodePlugins } from '../registry/manifest.js'
 import { createOfflineScope } from '../core/container.js'
-import { startPeriodicGc, type PeriodicGc } from '../core/gc/periodic.js'
+import type { PeriodicGc } from '../core/gc/periodic.js'
 import { createRpcApp } from './app.js'
 import { withWebui } from './webui.js'
 import { attachProxySupport, GO_MAX_HEADER_BYTES } from './http-server.js'
@@ -249,7 +249,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
       if (url != null) await repo.setGatewayAddr(url)
     }
     // --enable-gc: corerepo.PeriodicGC
-    if (options.enableGc === true) periodicGc = await startPeriodicGc(node.container.cradle)
+    if (options.enableGc === true) periodicGc = await (await import('../core/gc/periodic.js')).startPeriodicGc(node.container.cradle)
     yield { Message: 'Daemon is ready\n' }
 
     const onSignal = (): void => resolveStop('interrupt')
