@@ -117,9 +117,13 @@ class SmallBlocks implements BlockSource {
       parts.push(chunk)
       size += chunk.byteLength
     }
-    const bytes = parts.length === 1 ? parts[0] : Buffer.concat(parts, size)
+    let bytes = parts.length === 1 ? parts[0] : Buffer.concat(parts, size)
     // not if a block was removed meanwhile
-    if (size <= BLOCK_MAX && this.currentGeneration() === g) this.add(key, bytes)
+    if (size <= BLOCK_MAX && this.currentGeneration() === g) {
+      // its own memory, so the bound holds (not a view of a larger or pooled buffer)
+      if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== size) bytes = new Uint8Array(bytes)
+      this.add(key, bytes)
+    }
     yield bytes
   }
 
@@ -305,6 +309,20 @@ export class FastPath {
     const size = node.size
     const max = s.maxRangeRequestFileSize
     if (max > 0 && plan.range !== '' && size > max) return undefined
+    // the range first: a body the full path would stream is left to it before anything is read
+    let start = 0
+    let length = size
+    let status = 200
+    if (plan.range !== '') {
+      const ranges = parseRange(plan.range, size)
+      if (ranges.length > 1) return undefined
+      if (ranges.length === 1 && ranges[0].length <= size) {
+        start = ranges[0].start
+        length = ranges[0].length
+        status = 206
+      }
+    }
+    if (plan.method === 'GET' && length > CACHE_MAX_BODY) return undefined
     headers.Etag = etagFor(etagNode.cid, '')
     headers['Cache-Control'] = IMMUTABLE_CACHE_CONTROL
 
@@ -326,39 +344,21 @@ export class FastPath {
     let ctype = contentPath.segments.length === 0 ? '' : typeByExtension(extname(filenameOf(contentPath)))
     if (ctype === '') ctype = fallbackType
     if (ctype === '') {
-      if (plan.method === 'GET' && plan.range === '') {
-        if (size > CACHE_MAX_BODY) return undefined
-        body = await read(0, size)
-        if (body == null) return undefined
-        ctype = sniff(body.subarray(0, SNIFF_LEN), size <= SNIFF_LEN)
-      } else {
-        const first = await read(0, Math.min(size, SNIFF_LEN))
-        if (first == null) return undefined
-        ctype = sniff(first, size <= SNIFF_LEN)
-      }
+      // a whole body is read once, for sniffing and sending
+      const whole = plan.method === 'GET' && status === 200
+      const first = await read(0, whole ? size : Math.min(size, SNIFF_LEN))
+      if (first == null) return undefined
+      if (whole) body = first
+      ctype = sniff(first.subarray(0, SNIFF_LEN), size <= SNIFF_LEN)
     }
     if (ctype.startsWith('text/html;')) ctype = 'text/html'
     headers['Content-Type'] = ctype
     if (modtime != null && modtime.getTime() > 0) headers['Last-Modified'] = httpDate(modtime)
-
-    let start = 0
-    let length = size
-    let status = 200
-    if (plan.range !== '') {
-      const ranges = parseRange(plan.range, size)
-      if (ranges.length > 1) return undefined
-      if (ranges.length === 1 && ranges[0].length <= size) {
-        start = ranges[0].start
-        length = ranges[0].length
-        status = 206
-      }
-    }
     headers['Accept-Ranges'] = 'bytes'
     if (status === 206) headers['Content-Range'] = contentRange({ start, length }, size)
     headers['Content-Length'] = String(length)
     if (plan.method === 'HEAD') return { status, headers }
-    if (length > CACHE_MAX_BODY) return undefined
-    if (body == null || status === 206) body = await read(start, length)
+    body ??= await read(start, length)
     if (body == null) return undefined
     return { status, headers, body }
   }

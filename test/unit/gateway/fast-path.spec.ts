@@ -151,6 +151,8 @@ describe('gateway: fast path answers as the full path', function () {
     { name: 'a file with an mtime (Last-Modified)', path: () => `/ipfs/${c.mtime}`, fast: true },
     { name: 'a body above the in-memory limit (streamed by the full path)', path: () => `/ipfs/${c.big}`, fast: false },
     { name: 'HEAD of that body', path: () => `/ipfs/${c.big}`, method: 'HEAD', fast: true },
+    { name: 'a small range of that body', path: () => `/ipfs/${c.big}`, headers: { Range: 'bytes=70000-70100' }, fast: true },
+    { name: 'an open range of that body (streamed)', path: () => `/ipfs/${c.big}`, headers: { Range: 'bytes=1000-' }, fast: false },
     { name: 'an empty file', path: () => `/ipfs/${c.empty}`, fast: false },
     { name: 'a directory with index.html', path: () => `/ipfs/${c.site}/`, fast: true },
     { name: 'HEAD of that directory', path: () => `/ipfs/${c.site}/`, method: 'HEAD', fast: true },
