@@ -172,7 +172,8 @@ async function readHeaders (input: Input): Promise<Map<string, string> | undefin
   let lines = 0
   let last: string | undefined
   for (;;) {
-    const { line, eof } = await input.line(HEADER_BYTES_MAX - bytes + 1)
+    // a line already read needs no promise (a part's few header lines usually are)
+    const { line, eof } = input.lineNow(HEADER_BYTES_MAX - bytes + 1) ?? await input.line(HEADER_BYTES_MAX - bytes + 1)
     bytes += line.length
     if (bytes > HEADER_BYTES_MAX || ++lines > HEADER_LINES_MAX) throw new Error('multipart: message too large')
     // the end of input inside the headers is io.EOF for Go's reader: no more parts

@@ -1,9 +1,9 @@
 // UnixFS directories: basic (one dag-pb node) or HAMT-sharded, decided by Kubo's rules
 // (boxo ipld/unixfs/io/directory.go, ipld/unixfs/hamt).
-import { murmur364 } from '@multiformats/murmur3'
 import type { PBLink } from '@ipld/dag-pb'
 import type { CID } from 'multiformats/cid'
 import { RpcError } from '../errors.js'
+import { murmur3x64_64 } from './murmur3.js'
 import { Pacer } from '../util/pace.js'
 import {
   DataType, DAG_PB, HAMT_HASH_MURMUR3, encodeNode, unixfsSize, dataFieldSize, linkSerializedSize,
@@ -52,9 +52,7 @@ export interface BuiltDir {
 
 /** murmur3-x64-64 of a name: the first half of murmur3 x64_128 (seed 0), big-endian */
 function hamtHash (name: Uint8Array): Uint8Array {
-  const d = murmur364.digest(name)
-  if (d instanceof Promise) throw new Error('murmur3 hasher is unexpectedly async')
-  return d.digest
+  return murmur3x64_64(name)
 }
 
 const byName = (a: DirEntry, b: DirEntry): number => Buffer.compare(a.nameBytes, b.nameBytes)

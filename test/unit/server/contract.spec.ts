@@ -12,6 +12,7 @@ import { SERVER_HEADER } from '../../../core/version.js'
 
 /** how many `chunks` streams have ended (finished, failed or abandoned) */
 let chunksStopped = 0
+let rowsStopped = 0
 
 const probe: Plugin = {
   name: 'probe',
@@ -57,6 +58,23 @@ const probe: Plugin = {
           if (options.fail === true) throw new Error('broke\nmid-stream')
         } finally {
           chunksStopped++
+        }
+      }
+    }),
+    defineCommand({
+      path: ['rows'],
+      description: 'NDJSON rows that come one event-loop turn apart (streamed, not sent at once), maybe failing.',
+      options: { count: { type: 'int', default: 3, description: '' }, fail: { type: 'bool', description: '' } },
+      output: 'ndjson',
+      async * run ({ options }) {
+        try {
+          for (let i = 0; i < Number(options.count); i++) {
+            await new Promise(resolve => setImmediate(resolve))
+            yield { I: i, Pad: 'x'.repeat(1000) }
+          }
+          if (options.fail === true) throw new Error('broke\nlate')
+        } finally {
+          rowsStopped++
         }
       }
     }),
@@ -212,6 +230,38 @@ describe('server: HTTP contract', function () {
       const failed = await rpc(base, '/api/v0/chunks?count=3&fail=true')
       expect(failed.bytes.length).to.equal(3 * 256 * 1024)
       expect(failed.trailers['x-stream-error']).to.equal('broke mid-stream')
+    })
+
+    it('streamed NDJSON rows arrive in order; a late error goes into the trailer', async () => {
+      const ok = await rpc(base, '/api/v0/rows?count=200')
+      expect(ok.status).to.equal(200)
+      expect(ok.headers['x-chunked-output']).to.equal('1')
+      expect(ok.ndjson().map((v: { I: number }) => v.I)).to.deep.equal([...Array(200).keys()])
+      expect(ok.trailers['x-stream-error']).to.equal(undefined)
+      const late = await rpc(base, '/api/v0/rows?count=5&fail=true')
+      expect(late.status).to.equal(200)
+      expect(late.ndjson().map((v: { I: number }) => v.I)).to.deep.equal([0, 1, 2, 3, 4])
+      expect(late.trailers['x-stream-error']).to.equal('broke late')
+    })
+
+    it('streamed NDJSON: a client that goes away stops the source', async () => {
+      const before = rowsStopped
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(`${base}/api/v0/rows?count=10000000`, { method: 'POST', agent: false }, (res) => {
+          let got = 0
+          res.on('data', (c: Buffer) => {
+            got += c.length
+            if (got > 256 * 1024) { req.destroy(); resolve() }
+          })
+          res.on('error', () => {})
+        })
+        req.on('error', () => {})
+        req.on('close', () => resolve())
+        req.end()
+        setTimeout(() => reject(new Error('no data')), 10_000).unref()
+      })
+      for (let i = 0; i < 250 && rowsStopped === before; i++) await new Promise(resolve => setTimeout(resolve, 20))
+      expect(rowsStopped).to.equal(before + 1)
     })
 
     it('bytes output: a client that goes away stops the source', async () => {
