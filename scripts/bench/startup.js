@@ -29,7 +29,15 @@ function repeat (cmd, args, { env, runs, warmup = 1, prepare }) {
   return { median: median(times), min: Math.min(...times), max: Math.max(...times), n: times.length, cpu: cpu.length > 0 ? median(cpu) : undefined }
 }
 
-/** Spawn `daemon --offline` on an initialised repo; ms until POST /api/v0/id answers 200. */
+/** CPU ms (user + sys) a process has used so far (Linux), undefined elsewhere. */
+function cpuMs (pid) {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return (Number(f[11]) + Number(f[12])) * 1000 / 100 // clock ticks (USER_HZ 100)
+  } catch { return undefined }
+}
+
+/** Spawn `daemon --offline` on an initialised repo; ms until POST /api/v0/id answers 200, and the CPU ms it took. */
 async function daemonStart (cmd, args, env, repo) {
   const apiFile = path.join(repo, 'api')
   fs.rmSync(apiFile, { force: true })
@@ -45,7 +53,7 @@ async function daemonStart (cmd, args, env, repo) {
         try {
           const res = await fetch(`http://${m[1]}:${m[2]}/api/v0/id`, { method: 'POST' })
           await res.arrayBuffer()
-          if (res.ok) return performance.now() - t0
+          if (res.ok) return { ms: performance.now() - t0, cpu: cpuMs(child.pid) }
         } catch {}
       }
       await new Promise(resolve => setTimeout(resolve, 5))
@@ -90,7 +98,11 @@ export async function benchStartup ({ node22, bin, kubo, runs, log }) {
       if (i === 0) continue // warm-up
       starts.ts.push(t); if (k != null) starts.kubo.push(k)
     }
-    const st = (xs) => xs.length === 0 ? undefined : { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length }
+    const st = (xs) => {
+      if (xs.length === 0) return undefined
+      const ms = xs.map(x => x.ms); const cpu = xs.map(x => x.cpu).filter(c => c != null)
+      return { median: median(ms), min: Math.min(...ms), max: Math.max(...ms), n: ms.length, cpu: cpu.length > 0 ? median(cpu) : undefined }
+    }
     rows.push(['offline daemon start → first answer', st(starts.ts), st(starts.kubo)])
     return { rows, load: os.loadavg().map(x => x.toFixed(2)).join(' ') }
   } finally {
