@@ -28,7 +28,7 @@ export interface WriteItem {
 }
 
 /** Run fn over items with at most `limit` in flight; results in input order (settled). */
-async function settleLimit<T, R> (items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<Array<PromiseSettledResult<R>>> {
+export async function settleLimit<T, R> (items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<Array<PromiseSettledResult<R>>> {
   const out = new Array<PromiseSettledResult<R>>(items.length)
   let next = 0
   const worker = async (): Promise<void> => {

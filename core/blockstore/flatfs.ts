@@ -1,6 +1,6 @@
 // A blockstore in Kubo's flatfs layout (next-to-last/2): blocks/<XY>/<BASE32-MULTIHASH>.data.
 //
-// Crash safety: a block is written to blocks/.temp/, fsynced, then renamed into its shard folder,
+// Crash safety (durable small blocks: see flatfs-log.ts, the group-commit log): a block is written to blocks/.temp/, fsynced, then renamed into its shard folder,
 // and the shard folder is fsynced; a crash leaves at most a stray temp file (removed on open),
 // never a partial block under its final name. A put resolves only once the block is durable.
 //
@@ -23,7 +23,9 @@ import type { AbortOptions } from '@libp2p/interface'
 import { NotFoundError } from '../errors.js'
 import { BatchWriter, type WriteItem } from './flatfs-write.js'
 import { TEMP_DIR, blockKey, isIdentity, shardOf } from './flatfs-layout.js'
+import { GroupLog, LOG_BLOCK_MAX, replayLogs } from './flatfs-log.js'
 
+export { LOG_FILES } from './flatfs-log.js'
 export { SHARDING_README, SHARDING_SPEC, TEMP_DIR, blockKey, flatfsSync, isIdentity, shardOf } from './flatfs-layout.js'
 
 const RAW = 0x55
@@ -63,6 +65,10 @@ export interface FlatfsInit {
   batchBytes?: number
   /** read blocks in place while the page cache serves them (default true; false: always in the thread pool) */
   readInPlace?: boolean
+  /** durable small blocks go through the group-commit log (flatfs-log.ts; default true, only with `sync`) */
+  log?: boolean
+  /** bytes of each of the two log files (default 4 MiB) */
+  logSize?: number
 }
 
 /** Options of a block read: where the bytes go (default Buffer.allocUnsafe). */
@@ -114,6 +120,8 @@ export class FlatfsBlockstore implements Blockstore {
   private readonly inflight = new Set<Promise<unknown>>()
   /** bumped by every delete: lets callers cache what they read and notice removals */
   generation = 0
+  /** the group-commit log of small durable blocks (undefined: every block takes the batch writer) */
+  private readonly log: GroupLog | undefined
 
   constructor (dir: string, init: FlatfsInit = {}) {
     this.path = dir
@@ -122,6 +130,7 @@ export class FlatfsBlockstore implements Blockstore {
     this.batchSize = init.batchSize ?? 512
     this.batchBytes = init.batchBytes ?? 64 * 1024 * 1024
     this.readInPlace = init.readInPlace ?? true
+    if (this.writer.sync && init.log !== false) this.log = new GroupLog(dir, path.join(dir, TEMP_DIR), { logSize: init.logSize, concurrency: init.concurrency })
   }
 
   /**
@@ -132,13 +141,24 @@ export class FlatfsBlockstore implements Blockstore {
     await fs.mkdir(this.path, { recursive: true })
     await fs.rm(path.join(this.path, 'diskUsage.cache'), { force: true })
     await this.writer.open()
+    // what a crash left in the group-commit log goes into place before anything is served
+    await replayLogs(this.path, path.join(this.path, TEMP_DIR))
   }
 
-  /** Waits for writes in progress. The store stays usable (reads and writes reopen files). */
+  /**
+   * Waits for writes in progress, checkpoints and removes the group-commit log (Kubo then finds every
+   * block in place). The store stays usable (reads and writes reopen files).
+   */
   async close (): Promise<void> {
     while (this.inflight.size > 0 || this.queue.length > 0) {
       await Promise.allSettled([...this.inflight, this.committing])
     }
+    await this.log?.close()
+  }
+
+  /** Resolves once every acknowledged block is in its file (the group-commit log writes them in the background). */
+  async settle (): Promise<void> {
+    await this.log?.settle()
   }
 
   /** whether writes are fsynced before a put resolves (Datastore.Spec flatfs `sync`) */
@@ -153,6 +173,7 @@ export class FlatfsBlockstore implements Blockstore {
   async has (cid: CID, options?: AbortOptions): Promise<boolean> {
     options?.signal?.throwIfAborted()
     if (isIdentity(cid)) return true
+    if (this.log?.lookup(blockKey(cid)) != null) return true
     // a stat is cheaper than a thread-pool round trip (see read)
     return fsSync.statSync(this.fileOf(cid), { throwIfNoEntry: false }) != null
   }
@@ -161,6 +182,10 @@ export class FlatfsBlockstore implements Blockstore {
     options?.signal?.throwIfAborted()
     if (isIdentity(cid)) return cid
     const bytes = await collect(val)
+    if (this.log != null && bytes.length <= LOG_BLOCK_MAX) {
+      await this.log.put(blockKey(cid), cid.multihash.bytes, bytes)
+      return cid
+    }
     await new Promise<void>((resolve, reject) => {
       this.queue.push({ cid, bytes, resolve, reject })
       this.kick()
@@ -202,7 +227,10 @@ export class FlatfsBlockstore implements Blockstore {
       batch = []
       order = []
       bytes = 0
-      const results = await this.track(this.writer.write(items))
+      const log = this.log
+      const results = log == null
+        ? await this.track(this.writer.write(items))
+        : await this.track(this.writeLogged(log, items))
       const failed = results.find(r => r.status === 'rejected')
       if (failed != null) throw failed.reason
       return cids
@@ -217,6 +245,16 @@ export class FlatfsBlockstore implements Blockstore {
       if (batch.length >= this.batchSize || bytes >= this.batchBytes) yield * await flush()
     }
     if (order.length > 0) yield * await flush()
+  }
+
+  /** small blocks through the log (one round for the lot), the others through the batch writer */
+  private async writeLogged (log: GroupLog, items: WriteItem[]): Promise<Array<PromiseSettledResult<void>>> {
+    const large = items.filter(i => i.bytes.length > LOG_BLOCK_MAX)
+    const [small, big] = await Promise.all([
+      Promise.allSettled(items.filter(i => i.bytes.length <= LOG_BLOCK_MAX).map(async i => { await log.put(blockKey(i.cid), i.cid.multihash.bytes, i.bytes) })),
+      large.length > 0 ? this.writer.write(large) : []
+    ])
+    return [...small, ...big]
   }
 
   async * get (cid: CID, options?: BlockReadOptions): AsyncGenerator<Uint8Array> {
@@ -236,6 +274,13 @@ export class FlatfsBlockstore implements Blockstore {
    */
   async read (cid: CID, alloc?: (size: number) => Buffer): Promise<Uint8Array> {
     if (isIdentity(cid)) return cid.multihash.digest
+    const logged = this.log?.lookup(blockKey(cid))
+    if (logged != null) {
+      // acknowledged, on its way into place: a copy (the caller may keep or change it)
+      const buf = alloc != null ? alloc(logged.length) : Buffer.allocUnsafe(logged.length)
+      buf.set(logged)
+      return buf
+    }
     let fd: number
     try {
       fd = fsSync.openSync(this.fileOf(cid), 'r')
@@ -287,7 +332,10 @@ export class FlatfsBlockstore implements Blockstore {
     // before and after: a read that overlaps the removal sees a change either way
     this.generation++
     try {
-      await fs.unlink(this.fileOf(cid))
+      const key = blockKey(cid)
+      // a block whose put is only in the log yet: its removal is logged after it (a replay keeps it removed)
+      if (this.log?.logsDelete(key) === true) await this.log.delete(key, cid.multihash.bytes)
+      else await fs.unlink(this.fileOf(cid))
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
     } finally {
@@ -308,6 +356,8 @@ export class FlatfsBlockstore implements Blockstore {
   }
 
   private async * files (options?: AbortOptions): AsyncGenerator<{ cid: CID, file: string }> {
+    // every acknowledged block in place first
+    await this.log?.settle()
     const shards = await fs.readdir(this.path).catch(() => [] as string[])
     shards.sort()
     for (const shard of shards) {

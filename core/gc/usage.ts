@@ -6,7 +6,8 @@ import path from 'node:path'
 import type { Blockstore } from 'interface-blockstore'
 import type { AbortOptions } from '@libp2p/interface'
 import { NodeBlockstore } from '../blockstore/index.js'
-import { listedSourcesOf } from './index.js'
+import { FlatfsBlockstore, LOG_FILES } from '../blockstore/flatfs.js'
+import { listedSourcesOf, storageOf } from './index.js'
 import { parseHumanBytes } from '../config/units.js'
 import type { ConfigStore } from '../config/index.js'
 
@@ -39,6 +40,8 @@ async function du (dir: string, options: AbortOptions, top = true): Promise<{ si
       options.signal?.throwIfAborted()
       await new Promise(resolve => setImmediate(resolve))
     }
+    // flatfs's group-commit log: preallocated space, not blocks (and gone once the store closes)
+    if (top && LOG_FILES.includes(name)) continue
     const p = path.join(dir, name)
     let st: fsSync.Stats
     try {
@@ -80,6 +83,9 @@ export async function storageUsage (repoPath: string, blockstore: Blockstore, op
     const stat = blockstore instanceof NodeBlockstore ? await blockstore.stat(options) : { count: 0, size: 0 }
     return { size: stat.size, blocks: stat.count + await sourceKeys(blockstore, options) }
   }
+  // every acknowledged block in its file first (flatfs's group-commit log writes them in the background)
+  const store = storageOf(blockstore)
+  if (store instanceof FlatfsBlockstore) await store.settle()
   const blocks = await du(path.join(repoPath, 'blocks'), options)
   const datastore = await du(path.join(repoPath, 'datastore'), options)
   return { size: blocks.size + datastore.size, blocks: blocks.data + await sourceKeys(blockstore, options) }

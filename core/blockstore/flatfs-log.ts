@@ -1,0 +1,511 @@
+// flatfs's group-commit log (durable small blocks, flatfs `sync: true`).
+//
+// Every put of a small block that arrives while a round is being committed joins the next round:
+// the round's records (multihash, length, CRC-32, bytes) are appended to one preallocated log file
+// and made durable by ONE fdatasync (an overwrite of allocated space touches no metadata, so no
+// journal commit); meanwhile the blocks are written to temp files without fsync, renamed into their
+// shard folders once the log is durable, and only then are the puts acknowledged (so reads need no
+// index: the files are in place, in the page cache). Two log files take turns: when the active one
+// is full (or the store has been idle for IDLE_MS) the other becomes active and the full one is
+// checkpointed in the background (fsync of every file it covered and of their folders, then its
+// header is marked empty). A delete of a block whose put is still only in a log is logged too (a
+// tombstone), so a replay never brings back a removed block. On open, the records of both logs are
+// replayed in order (a record counts only if its header, CRC and multihash check out; the first one
+// that does not ends its log: nothing after it was acknowledged), fsynced, and the logs removed;
+// close checkpoints and removes them, so Kubo opening the repo after a clean shutdown sees every
+// block and no log. The log files are blocks/.tsipfs-wal-0 and -1 (Kubo's flatfs ignores dot files).
+import fsSync, { promises as fs } from 'node:fs'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { crc32 } from 'node:zlib'
+import { createHash, randomBytes } from 'node:crypto'
+import { base32upper } from 'multiformats/bases/base32'
+import { shardOf } from './flatfs-layout.js'
+import { settleLimit } from './flatfs-write.js'
+
+export const LOG_FILES = ['.tsipfs-wal-0', '.tsipfs-wal-1']
+/** blocks up to this size go through the log (larger ones: their data write dominates; flatfs-write.ts) */
+export const LOG_BLOCK_MAX = 64 * 1024
+const MAGIC = 0x5453574c // "TSWL"
+/** header: magic, epoch, state (1: records follow; 0: empty), CRC-32 of the first 12 bytes */
+const HEADER = 16
+/** record header: magic, epoch, op (u8), 0 (u8), multihash length (u16), data length (u32), CRC-32 */
+const REC = 20
+const OP_PUT = 1
+const OP_DEL = 2
+/** a full log switches to the other and is checkpointed; this idle time does the same */
+const IDLE_MS = 1000
+const fdatasync = promisify(fsSync.fdatasync)
+const rename = async (from: string, to: string): Promise<void> => await new Promise((resolve, reject) => {
+  fsSync.rename(from, to, (err) => { if (err != null) reject(err); else resolve() })
+})
+/** a new file with these bytes (descriptor calls: lighter than FileHandle) */
+const writeNew = async (file: string, bytes: Uint8Array): Promise<void> => await new Promise((resolve, reject) => {
+  fsSync.open(file, 'wx', 0o644, (err, fd) => {
+    if (err != null) { reject(err); return }
+    const done = (e: unknown): void => { fsSync.close(fd, (c) => { if (e != null || c != null) reject(e ?? c); else resolve() }) }
+    const write = (off: number): void => {
+      if (off >= bytes.length) { done(null); return }
+      fsSync.write(fd, bytes, off, bytes.length - off, null, (e, n) => { if (e != null) done(e); else write(off + n) })
+    }
+    write(0)
+  })
+})
+const fsyncFd = promisify(fsSync.fsync)
+
+export interface LogInit {
+  /** bytes of each of the two log files (default 4 MiB) */
+  logSize?: number
+  /** files fsynced at once by a checkpoint (default 64) */
+  concurrency?: number
+}
+
+interface Op {
+  op: 'put' | 'del'
+  key: string
+  mh: Uint8Array
+  bytes?: Uint8Array
+  resolve: () => void
+  reject: (err: unknown) => void
+}
+
+interface LogFile {
+  file: string
+  fd?: number
+  epoch: number
+  /** where the next record goes */
+  tail: number
+  /** the header must be written with the next round (a fresh epoch) */
+  fresh: boolean
+  /** block files and folders its records touched (to fsync at its checkpoint) */
+  files: Set<string>
+  dirs: Set<string>
+  /** background writes of its blocks into place (a checkpoint waits for them) */
+  writing: Set<Promise<void>>
+  /** blocks whose background write failed: the checkpoint writes them again */
+  failed: Map<string, Uint8Array>
+  checkpointing?: Promise<void>
+}
+
+const u32 = (b: Buffer, off: number): number => b.readUInt32LE(off)
+
+function header (epoch: number, state: number): Buffer {
+  const h = Buffer.alloc(HEADER)
+  h.writeUInt32LE(MAGIC, 0)
+  h.writeUInt32LE(epoch, 4)
+  h.writeUInt32LE(state, 8)
+  h.writeUInt32LE(crc32(h.subarray(0, 12)), 12)
+  return h
+}
+
+function record (epoch: number, op: number, mh: Uint8Array, bytes: Uint8Array): Buffer {
+  const r = Buffer.allocUnsafe(REC + mh.length + bytes.length)
+  r.writeUInt32LE(MAGIC, 0)
+  r.writeUInt32LE(epoch, 4)
+  r[8] = op
+  r[9] = 0
+  r.writeUInt16LE(mh.length, 10)
+  r.writeUInt32LE(bytes.length, 12)
+  r.set(mh, REC)
+  r.set(bytes, REC + mh.length)
+  r.writeUInt32LE(crc32(r.subarray(REC), crc32(r.subarray(0, 16))), 16)
+  return r
+}
+
+export interface LogRecord { epoch: number, op: 'put' | 'del', mh: Uint8Array, bytes: Uint8Array }
+
+/** The acknowledged records of one log file's bytes (none when its header is empty or broken). */
+export function parseLog (buf: Buffer): LogRecord[] {
+  if (buf.length < HEADER || u32(buf, 0) !== MAGIC || u32(buf, 12) !== crc32(buf.subarray(0, 12)) || u32(buf, 8) !== 1) return []
+  const epoch = u32(buf, 4)
+  const out: LogRecord[] = []
+  for (let pos = HEADER; pos + REC <= buf.length;) {
+    if (u32(buf, pos) !== MAGIC || u32(buf, pos + 4) !== epoch) break
+    const op = buf[pos + 8]
+    const end = pos + REC + buf.readUInt16LE(pos + 10) + u32(buf, pos + 12)
+    if ((op !== OP_PUT && op !== OP_DEL) || end > buf.length) break
+    if (u32(buf, pos + 16) !== crc32(buf.subarray(pos + REC, end), crc32(buf.subarray(pos, pos + 16)))) break
+    const mh = buf.subarray(pos + REC, pos + REC + buf.readUInt16LE(pos + 10))
+    out.push({ epoch, op: op === OP_PUT ? 'put' : 'del', mh, bytes: buf.subarray(pos + REC + mh.length, end) })
+    pos = end
+  }
+  return out
+}
+
+/** Whether bytes hash to the multihash (sha2-256/512; other functions: trusted on their CRC). */
+function hashMatches (mh: Uint8Array, bytes: Uint8Array): boolean {
+  const algo = mh[0] === 0x12 ? 'sha256' : mh[0] === 0x13 ? 'sha512' : undefined
+  if (algo === undefined) return true
+  const digest = createHash(algo).update(bytes).digest()
+  return Buffer.compare(digest.subarray(0, mh[1]), Buffer.from(mh.subarray(2))) === 0 && mh.length === 2 + mh[1]
+}
+
+async function fsyncPath (p: string): Promise<void> {
+  let fd: number
+  try { fd = fsSync.openSync(p, 'r') } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return // removed since (its removal is in a folder we fsync)
+    throw err
+  }
+  try { await fsyncFd(fd) } finally { fsSync.closeSync(fd) }
+}
+
+/** fsync files, then folders (the root too when `root`); the first failure is thrown. */
+async function syncAll (root: string, files: Iterable<string>, dirs: Iterable<string>, concurrency: number): Promise<void> {
+  for (const group of [[...files], [...dirs, root]]) {
+    const failed = (await settleLimit(group, concurrency, fsyncPath)).find(r => r.status === 'rejected')
+    if (failed != null) throw (failed as PromiseRejectedResult).reason
+  }
+}
+
+export class GroupLog {
+  private readonly logs: LogFile[]
+  private active = 0
+  private epoch = 0
+  private readonly size: number
+  private readonly concurrency: number
+  private queue: Op[] = []
+  private running = false
+  /** the last logged op of each block whose log is not checkpointed yet */
+  private readonly pending = new Map<string, { op: 'put' | 'del', log: LogFile }>()
+  /** blocks acknowledged but not in place yet: key -> bytes (a view of the round's log buffer) */
+  private readonly index = new Map<string, Uint8Array>()
+  /** the background write of each block in `index` */
+  private readonly writes = new Map<string, Promise<void>>()
+  private readonly madeDirs = new Set<string>()
+  private readonly tempPrefix = `wal-${process.pid}-${randomBytes(4).toString('hex')}-`
+  private tempCounter = 0
+  private idle: NodeJS.Timeout | undefined
+
+  constructor (private readonly dir: string, private readonly tempDir: string, init: LogInit = {}) {
+    this.size = Math.max(init.logSize ?? 4 * 1024 * 1024, HEADER + REC + 1024 + LOG_BLOCK_MAX)
+    this.concurrency = init.concurrency ?? 64
+    this.logs = LOG_FILES.map(name => ({ file: path.join(dir, name), epoch: 0, tail: HEADER, fresh: true, files: new Set<string>(), dirs: new Set<string>(), writing: new Set<Promise<void>>(), failed: new Map<string, Uint8Array>() }))
+    this.logs[0].epoch = ++this.epoch
+  }
+
+  private fileOf (key: string): { file: string, dir: string } {
+    const dir = path.join(this.dir, shardOf(key))
+    return { file: path.join(dir, key + '.data'), dir }
+  }
+
+  /** A block acknowledged but maybe not in place yet. */
+  lookup (key: string): Uint8Array | undefined {
+    return this.index.get(key)
+  }
+
+  /** Wait until every acknowledged block is in place (listings walk the folders). */
+  async settle (): Promise<void> {
+    while (this.writes.size > 0) await Promise.allSettled([...this.writes.values()])
+  }
+
+  /** Resolves once the block is durable (in the log); it is in place soon after (readable at once through lookup). */
+  async put (key: string, mh: Uint8Array, bytes: Uint8Array): Promise<void> {
+    await new Promise<void>((resolve, reject) => { this.queue.push({ op: 'put', key, mh, bytes, resolve, reject }); this.kick() })
+  }
+
+  /** Whether a delete of the block must be logged (its put is in a log not checkpointed yet, or queued). */
+  logsDelete (key: string): boolean {
+    return this.pending.get(key)?.op === 'put' || this.queue.some(q => q.op === 'put' && q.key === key)
+  }
+
+  async delete (key: string, mh: Uint8Array): Promise<void> {
+    await new Promise<void>((resolve, reject) => { this.queue.push({ op: 'del', key, mh, resolve, reject }); this.kick() })
+  }
+
+  private kick (): void {
+    if (this.running || this.queue.length === 0) return
+    this.running = true
+    if (this.idle !== undefined) { clearTimeout(this.idle); this.idle = undefined }
+    this.round().catch(() => {}).finally(() => {
+      this.running = false
+      if (this.queue.length > 0) { this.kick(); return }
+      this.idle = setTimeout(() => { this.idle = undefined; this.onIdle() }, IDLE_MS)
+      this.idle.unref()
+    })
+  }
+
+  /** idle: checkpoint the active log's records in the background (when the other log is free) */
+  private onIdle (): void {
+    const log = this.logs[this.active]
+    if (this.running || log.tail === HEADER || this.logs[1 - this.active].checkpointing != null) return
+    this.running = true
+    this.switchLog().catch(() => {}).finally(() => { this.running = false; this.kick() })
+  }
+
+  /** Create (zero-filled, so records overwrite allocated space) and open a log file. */
+  private async create (log: LogFile): Promise<number> {
+    if (log.fd !== undefined) return log.fd
+    const fh = await fs.open(log.file, 'w')
+    try {
+      const zeros = Buffer.alloc(Math.min(this.size, 1024 * 1024))
+      for (let off = 0; off < this.size; off += zeros.length) await fh.write(zeros, 0, Math.min(zeros.length, this.size - off), off)
+      await fh.sync()
+    } finally {
+      await fh.close()
+    }
+    await fsyncPath(this.dir)
+    log.fd = fsSync.openSync(log.file, 'r+')
+    return log.fd
+  }
+
+  /** The other log becomes active (after its own checkpoint ends); the full one is checkpointed in the background. */
+  private async switchLog (): Promise<void> {
+    const old = this.logs[this.active]
+    const next = this.logs[1 - this.active]
+    if (next.checkpointing != null) {
+      // a failed checkpoint is tried again before the log is reused
+      try { await next.checkpointing } catch { await this.checkpoint(next) }
+      next.checkpointing = undefined
+    }
+    await this.create(next)
+    this.active = 1 - this.active
+    next.epoch = ++this.epoch
+    next.tail = HEADER
+    next.fresh = true
+    const cp = this.checkpoint(old)
+    old.checkpointing = cp
+    void cp.then(() => { old.checkpointing = undefined }, () => { /* kept: retried by the next switch's await */ })
+  }
+
+  /** Make every block the log covered durable in place, then mark the log empty. */
+  private async checkpoint (log: LogFile): Promise<void> {
+    if (log.fd === undefined || log.tail === HEADER) return
+    while (log.writing.size > 0) await Promise.all([...log.writing])
+    for (const [key, bytes] of log.failed) {
+      const { file, dir } = this.fileOf(key)
+      await this.writeFile(key, file, dir, bytes)
+      log.failed.delete(key)
+      log.files.add(file)
+      log.dirs.add(dir)
+      if (this.index.get(key) === bytes && !this.writes.has(key)) this.index.delete(key)
+    }
+    const files = [...log.files]
+    const dirs = [...log.dirs]
+    await syncAll(this.dir, files, dirs, this.concurrency)
+    fsSync.writeSync(log.fd, header(log.epoch, 0), 0, HEADER, 0)
+    await fdatasync(log.fd)
+    for (const f of files) log.files.delete(f)
+    for (const d of dirs) log.dirs.delete(d)
+    log.tail = HEADER
+    for (const [key, p] of this.pending) if (p.log === log) this.pending.delete(key)
+  }
+
+  /** One group commit: every queued op that fits in the active log. */
+  private async round (): Promise<void> {
+    let log = this.logs[this.active]
+    try {
+      await this.create(log)
+      const first = this.queue[0]
+      if (log.tail + REC + first.mh.length + (first.bytes?.length ?? 0) > this.size) {
+        await this.switchLog()
+        log = this.logs[this.active]
+      }
+    } catch (err) {
+      // no log to write to: the waiting puts fail (the next ones try again)
+      const failed = this.queue
+      this.queue = []
+      for (const q of failed) q.reject(err)
+      throw err
+    }
+    const fd = log.fd as number
+    const parts: Buffer[] = []
+    const start = log.fresh ? 0 : log.tail
+    let end = log.tail
+    if (log.fresh) parts.push(header(log.epoch, 1))
+    const headers = parts.length
+    const ops: Array<Op & { logged: boolean, dup: boolean, rec?: Uint8Array }> = []
+    const state = new Map<string, 'put' | 'del'>()
+    while (this.queue.length > 0) {
+      const q = this.queue[0]
+      const len = REC + q.mh.length + (q.bytes?.length ?? 0)
+      if (end + len > this.size) break
+      this.queue.shift()
+      const was = state.get(q.key) ?? this.pending.get(q.key)?.op
+      const { file } = this.fileOf(q.key)
+      let logged = false
+      let dup = false
+      if (q.op === 'put') {
+        // already durable: logged before, or a file with no log record (checkpointed or written with fsync)
+        dup = was === 'put' || (was === undefined && fsSync.existsSync(file))
+        logged = !dup
+      } else {
+        logged = was === 'put'
+      }
+      let rec: Uint8Array | undefined
+      if (logged) {
+        const r = record(log.epoch, q.op === 'put' ? OP_PUT : OP_DEL, q.mh, q.bytes ?? new Uint8Array(0))
+        parts.push(r)
+        // the index keeps this copy (the caller may reuse its buffer once the put resolves)
+        rec = r.subarray(REC + q.mh.length)
+        end += len
+        state.set(q.key, q.op)
+      }
+      ops.push({ ...q, logged, dup, rec })
+    }
+    const logged = parts.length > headers
+    try {
+      if (logged) {
+        const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts)
+        for (let off = 0; off < buf.length;) off += fsSync.writeSync(fd, buf, off, buf.length - off, start + off)
+        log.tail = end
+        log.fresh = false
+      }
+    } catch (err) {
+      for (const o of ops) o.reject(err)
+      throw err
+    }
+    if (logged) {
+      try {
+        await fdatasync(fd)
+      } catch (err) {
+        for (const o of ops) o.reject(err)
+        throw err
+      }
+    }
+    // durable: the puts are acknowledged (readable through the index) and written into place in the background
+    const placed: Array<{ key: string, bytes: Uint8Array }> = []
+    for (const o of ops) {
+      if (o.op === 'put') {
+        if (o.logged) {
+          const bytes = o.rec as Uint8Array
+          this.index.set(o.key, bytes)
+          this.pending.set(o.key, { op: 'put', log })
+          placed.push({ key: o.key, bytes })
+        }
+        o.resolve()
+        continue
+      }
+      try {
+        // a removal waits for the block's background write (else that would put it back)
+        await this.writes.get(o.key)
+        this.index.delete(o.key)
+        const { file, dir } = this.fileOf(o.key)
+        await fs.rm(file, { force: true })
+        if (o.logged) {
+          log.files.delete(file)
+          log.dirs.add(dir)
+          this.pending.set(o.key, { op: 'del', log })
+        }
+        o.resolve()
+      } catch (err) {
+        o.reject(err)
+      }
+    }
+    if (placed.length > 0) this.place(log, placed)
+  }
+
+  /** Write acknowledged blocks into place (temp file + rename, no fsync: the log holds them until the checkpoint). */
+  private place (log: LogFile, blocks: Array<{ key: string, bytes: Uint8Array }>): void {
+    for (const { key, bytes } of blocks) {
+      const { file, dir } = this.fileOf(key)
+      const prev = this.writes.get(key)
+      const p = (async () => {
+        await prev
+        await this.writeFile(key, file, dir, bytes)
+        log.files.add(file)
+        log.dirs.add(dir)
+      })()
+      const tracked = p.then(() => {}, () => {
+        // kept in the index and written again by the checkpoint (which fails if that fails too)
+        log.failed.set(key, bytes)
+      }).finally(() => {
+        log.writing.delete(tracked)
+        if (this.writes.get(key) === tracked) {
+          this.writes.delete(key)
+          if (!log.failed.has(key) && this.index.get(key) === bytes) this.index.delete(key)
+        }
+      })
+      log.writing.add(tracked)
+      this.writes.set(key, tracked)
+    }
+  }
+
+  private async writeFile (key: string, file: string, dir: string, bytes: Uint8Array): Promise<void> {
+    if (!this.madeDirs.has(dir)) {
+      await fs.mkdir(dir, { recursive: true })
+      this.madeDirs.add(dir)
+    }
+    const tmp = path.join(this.tempDir, this.tempPrefix + String(this.tempCounter++))
+    try {
+      await writeNew(tmp, bytes)
+      await rename(tmp, file)
+    } catch (err) {
+      await fs.rm(tmp, { force: true }).catch(() => {})
+      throw err
+    }
+  }
+
+  /** Checkpoint both logs and remove them (the store stays usable: the next put makes them again). */
+  async close (): Promise<void> {
+    while (this.running || this.queue.length > 0) {
+      await new Promise<void>(resolve => setTimeout(resolve, 5))
+    }
+    this.running = true
+    try {
+      if (this.idle !== undefined) { clearTimeout(this.idle); this.idle = undefined }
+      for (const log of this.logs) await log.checkpointing?.catch(() => {})
+      for (const log of this.logs) { await this.checkpoint(log); log.checkpointing = undefined }
+      for (const log of this.logs) {
+        if (log.fd !== undefined) fsSync.closeSync(log.fd)
+        log.fd = undefined
+        log.fresh = true
+        await fs.rm(log.file, { force: true })
+      }
+      this.pending.clear()
+    } finally {
+      this.running = false
+    }
+    this.kick()
+  }
+}
+
+/**
+ * Replay the logs a crash left (before the store serves): every acknowledged record, oldest log first,
+ * written into place (temp file + rename, so a partial file left by the crash is replaced), made
+ * durable, then the logs removed. Returns the number of records applied.
+ */
+export async function replayLogs (dir: string, tempDir: string, concurrency = 64): Promise<number> {
+  const logs: LogRecord[][] = []
+  const present: string[] = []
+  for (const name of LOG_FILES) {
+    const file = path.join(dir, name)
+    let buf: Buffer
+    try { buf = await fs.readFile(file) } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue
+      throw err
+    }
+    present.push(file)
+    const records = parseLog(buf)
+    if (records.length > 0) logs.push(records)
+  }
+  if (present.length === 0) return 0
+  logs.sort((a, b) => a[0].epoch - b[0].epoch)
+  const files = new Set<string>()
+  const dirs = new Set<string>()
+  let applied = 0
+  let n = 0
+  for (const rec of logs.flat()) {
+    const key = base32upper.baseEncode(rec.mh)
+    const shard = path.join(dir, shardOf(key))
+    const file = path.join(shard, key + '.data')
+    if (rec.op === 'del') {
+      await fs.rm(file, { force: true })
+      files.delete(file)
+      dirs.add(shard)
+      applied++
+      continue
+    }
+    if (!hashMatches(rec.mh, rec.bytes)) continue
+    await fs.mkdir(shard, { recursive: true })
+    const tmp = path.join(tempDir, `replay-${process.pid}-${n++}`)
+    await fs.writeFile(tmp, rec.bytes)
+    await fs.rename(tmp, file)
+    files.add(file)
+    dirs.add(shard)
+    applied++
+  }
+  await syncAll(dir, files, dirs, concurrency)
+  for (const file of present) await fs.rm(file, { force: true })
+  await fsyncPath(dir)
+  return applied
+}

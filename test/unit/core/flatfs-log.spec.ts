@@ -1,0 +1,235 @@
+// flatfs's group-commit log (core/blockstore/flatfs-log.ts): durable small blocks are acknowledged
+// once in the log, written into place in the background, replayed after a crash. A "crash" here is a
+// copy of the blocks folder taken while the store runs (what the disk held), with the block files the
+// log covers removed or damaged (what a power cut may do to files written without fsync).
+import { expect } from 'chai'
+import sinon from 'sinon'
+import fsSync, { promises as fs } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
+import * as Digest from 'multiformats/hashes/digest'
+import { FlatfsBlockstore, LOG_FILES, blockKey, shardOf } from '../../../core/blockstore/flatfs.js'
+import { parseLog } from '../../../core/blockstore/flatfs-log.js'
+import { getBlock } from '../../../core/blockstore/index.js'
+
+const text = (s: string): Uint8Array => new TextEncoder().encode(s)
+const raw = async (bytes: Uint8Array): Promise<CID> => CID.createV1(0x55, await sha256.digest(bytes))
+const blocks = async (n: number, tag: string, size = 0): Promise<Array<{ cid: CID, bytes: Uint8Array }>> =>
+  await Promise.all(Array.from({ length: n }, async (_, i) => {
+    const bytes = size > 0 ? Buffer.alloc(size, `${tag} ${i} `) : text(`${tag} ${i}`)
+    return { cid: await raw(bytes), bytes }
+  }))
+
+describe('flatfs group-commit log', () => {
+  let dir: string
+  let store: FlatfsBlockstore
+
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tsipfs-flatfs-log-'))
+    store = new FlatfsBlockstore(path.join(dir, 'blocks'))
+    await store.open()
+  })
+
+  afterEach(async () => {
+    sinon.restore()
+    await store.close()
+    await fs.rm(dir, { recursive: true, force: true })
+  })
+
+  const fileOf = (root: string, cid: CID): string => path.join(root, shardOf(blockKey(cid)), blockKey(cid) + '.data')
+  const logsIn = async (root: string): Promise<string[]> => (await fs.readdir(root)).filter(n => LOG_FILES.includes(n))
+
+  /** What the disk held at this moment, with the block files of `lost` gone (never fsynced). */
+  async function crashCopy (lost: CID[] = []): Promise<string> {
+    const copy = path.join(dir, `crash-${Math.random().toString(36).slice(2)}`)
+    await fs.cp(path.join(dir, 'blocks'), copy, { recursive: true })
+    for (const cid of lost) await fs.rm(fileOf(copy, cid), { force: true })
+    return copy
+  }
+
+  async function reopen (root: string): Promise<FlatfsBlockstore> {
+    const s = new FlatfsBlockstore(root)
+    await s.open()
+    return s
+  }
+
+  /** Hold the background writes' renames until release() (the blocks stay in the log and the index only). */
+  function holdRenames (): { release: () => void, held: () => number } {
+    const real = fsSync.rename
+    const waiting: Array<() => void> = []
+    let open = false
+    sinon.stub(fsSync, 'rename').callsFake(((from: string, to: string, cb: (err: Error | null) => void) => {
+      if (open) { real(from, to, cb); return }
+      waiting.push(() => real(from, to, cb))
+    }) as typeof fsSync.rename)
+    return { release: () => { open = true; for (const w of waiting.splice(0)) w() }, held: () => waiting.length }
+  }
+
+  it('acknowledges puts from the log, reads them before they are in place, and lists them once they are', async () => {
+    const hold = holdRenames()
+    const items = await blocks(20, 'pending')
+    await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
+    await new Promise(resolve => setImmediate(resolve))
+    for (const { cid, bytes } of items) {
+      expect(fsSync.existsSync(fileOf(path.join(dir, 'blocks'), cid)), 'not in place yet').to.equal(false)
+      expect(await store.has(cid)).to.equal(true)
+      expect(await getBlock(store, cid)).to.deep.equal(bytes)
+    }
+    // a listing waits for the blocks to be in place
+    const listing = (async () => { const out: string[] = []; for await (const c of store.cids()) out.push(c.toString()); return out })()
+    await new Promise(resolve => setTimeout(resolve, 20))
+    expect(hold.held()).to.be.greaterThan(0)
+    hold.release()
+    expect((await listing).sort()).to.deep.equal(items.map(i => CID.createV1(0x55, i.cid.multihash).toString()).sort())
+    for (const { cid, bytes } of items) expect(await fs.readFile(fileOf(path.join(dir, 'blocks'), cid))).to.deep.equal(Buffer.from(bytes))
+  })
+
+  it('replays acknowledged blocks after a crash, ignoring a truncated or garbage tail', async () => {
+    const items = await blocks(30, 'replay')
+    await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
+    await store.settle()
+    const [name] = await logsIn(path.join(dir, 'blocks'))
+    expect(name, 'the active log').to.be.a('string')
+
+    // the files were never fsynced: gone after the power cut; the log brings them back
+    const lost = await crashCopy(items.map(i => i.cid))
+    // garbage after the last record (a torn write of a round that was never acknowledged)
+    const log = await fs.readFile(path.join(lost, name))
+    const records = parseLog(log)
+    expect(records.length).to.equal(30)
+    const end = 16 + records.reduce((n, r) => n + 20 + r.mh.length + r.bytes.length, 0)
+    log.fill(0xa5, end, end + 4096)
+    await fs.writeFile(path.join(lost, name), log)
+    // and a damaged block file (written, not synced)
+    await fs.writeFile(fileOf(lost, items[0].cid), 'torn')
+    const again = await reopen(lost)
+    for (const { cid, bytes } of items) expect(await fs.readFile(fileOf(lost, cid))).to.deep.equal(Buffer.from(bytes))
+    expect(await logsIn(lost), 'replayed logs are removed').to.deep.equal([])
+    expect((await again.stat()).count).to.equal(30)
+
+    // a record cut short: it and what follows are not applied, what precedes is
+    const cut = await crashCopy(items.map(i => i.cid))
+    await fs.truncate(path.join(cut, name), end - 5)
+    await reopen(cut)
+    for (const { cid } of items.slice(0, 29)) expect(fsSync.existsSync(fileOf(cut, cid))).to.equal(true)
+    expect(fsSync.existsSync(fileOf(cut, items[29].cid))).to.equal(false)
+  })
+
+  it('stops at a record whose checksum does not match, and replays idempotently', async () => {
+    const items = await blocks(10, 'checksum')
+    for (const { cid, bytes } of items) await store.put(cid, bytes)
+    await store.settle()
+    const [name] = await logsIn(path.join(dir, 'blocks'))
+    const copy = await crashCopy(items.map(i => i.cid))
+    const log = await fs.readFile(path.join(copy, name))
+    // flip one byte of the 6th record's data
+    const recs = parseLog(log)
+    const at = 16 + recs.slice(0, 5).reduce((n, r) => n + 20 + r.mh.length + r.bytes.length, 0) + 20 + recs[5].mh.length
+    log[at] ^= 0xff
+    await fs.writeFile(path.join(copy, name), log)
+    const saved = Buffer.from(log)
+    await reopen(copy)
+    const present = items.map(i => fsSync.existsSync(fileOf(copy, i.cid)))
+    expect(present).to.deep.equal([true, true, true, true, true, false, false, false, false, false])
+    // the same log again (a crash during the replay): the same result
+    await fs.writeFile(path.join(copy, name), saved)
+    const twice = await reopen(copy)
+    expect(items.map(i => fsSync.existsSync(fileOf(copy, i.cid)))).to.deep.equal(present)
+    for (const { cid, bytes } of items.slice(0, 5)) expect(await getBlock(twice, cid)).to.deep.equal(bytes)
+    expect(await logsIn(copy)).to.deep.equal([])
+  })
+
+  it('orders deletes after the puts they follow (a replay never brings a removed block back)', async () => {
+    const [a, b, c] = await blocks(3, 'delete')
+    const hold = holdRenames()
+    await store.put(a.cid, a.bytes)
+    await store.put(b.cid, b.bytes)
+    // removed while its write into place is still pending: waits for it, then removes it
+    const removing = store.delete(a.cid)
+    await new Promise(resolve => setTimeout(resolve, 10))
+    hold.release()
+    await removing
+    expect(await store.has(a.cid)).to.equal(false)
+    // removed and put again: present
+    await store.delete(b.cid)
+    await store.put(b.cid, b.bytes)
+    await store.put(c.cid, c.bytes)
+    await store.delete(c.cid)
+    await store.settle()
+    expect(await store.has(b.cid)).to.equal(true)
+    expect(await store.has(c.cid)).to.equal(false)
+    const copy = await crashCopy([a.cid, b.cid, c.cid])
+    const again = await reopen(copy)
+    expect(await again.has(a.cid)).to.equal(false)
+    expect(await again.has(b.cid)).to.equal(true)
+    expect(await again.has(c.cid)).to.equal(false)
+  })
+
+  it('takes turns between two logs, checkpointing the full one, and replays both in order', async () => {
+    store = new FlatfsBlockstore(path.join(dir, 'blocks'), { logSize: 70 * 1024 })
+    await store.open()
+    const items = await blocks(200, 'turns', 1024)
+    for (let i = 0; i < items.length; i += 10) {
+      await Promise.all(items.slice(i, i + 10).map(async ({ cid, bytes }) => await store.put(cid, bytes)))
+    }
+    await store.settle()
+    expect((await logsIn(path.join(dir, 'blocks'))).sort()).to.deep.equal([...LOG_FILES].sort())
+    const [x] = await blocks(1, 'turns-del', 1024)
+    await store.put(x.cid, x.bytes)
+    await store.delete(x.cid)
+    // what the logs still hold comes back; blocks of checkpointed logs are in place already
+    const copy = await crashCopy()
+    for (const n of LOG_FILES) {
+      for (const r of parseLog(await fs.readFile(path.join(copy, n)))) {
+        if (r.op === 'put') await fs.rm(fileOf(copy, CID.createV1(0x55, Digest.decode(r.mh))), { force: true })
+      }
+    }
+    const again = await reopen(copy)
+    for (const { cid, bytes } of items) expect(await getBlock(again, cid)).to.deep.equal(bytes)
+    expect(await again.has(x.cid)).to.equal(false)
+    expect((await again.stat()).count).to.equal(200)
+  })
+
+  it('writes a block again at the checkpoint when its background write failed', async () => {
+    const [a] = await blocks(1, 'retry')
+    const real = fsSync.rename
+    let failures = 0
+    sinon.stub(fsSync, 'rename').callsFake(((from: string, to: string, cb: (err: Error | null) => void) => {
+      if (failures++ === 0) { cb(Object.assign(new Error('EIO: i/o error, rename'), { code: 'EIO' })); return }
+      real(from, to, cb)
+    }) as typeof fsSync.rename)
+    await store.put(a.cid, a.bytes)
+    await store.settle()
+    expect(failures).to.equal(1)
+    expect(await getBlock(store, a.cid), 'still served from the log').to.deep.equal(a.bytes)
+    await store.close()
+    expect(await fs.readFile(fileOf(path.join(dir, 'blocks'), a.cid))).to.deep.equal(Buffer.from(a.bytes))
+    expect(await fs.readdir(path.join(dir, 'blocks', '.temp'))).to.deep.equal([])
+  })
+
+  it('leaves no log after a clean close; the store stays usable', async () => {
+    const items = await blocks(50, 'close')
+    await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
+    expect(await logsIn(path.join(dir, 'blocks'))).to.have.length(1)
+    await store.close()
+    expect(await logsIn(path.join(dir, 'blocks'))).to.deep.equal([])
+    for (const { cid, bytes } of items) expect(await fs.readFile(fileOf(path.join(dir, 'blocks'), cid))).to.deep.equal(Buffer.from(bytes))
+    const [more] = await blocks(1, 'after close')
+    await store.put(more.cid, more.bytes)
+    expect(await getBlock(store, more.cid)).to.deep.equal(more.bytes)
+  })
+
+  it('is not used without fsync (sync: false) nor for large blocks', async () => {
+    const nosync = new FlatfsBlockstore(path.join(dir, 'nosync'), { sync: false })
+    await nosync.open()
+    const [a] = await blocks(1, 'plain')
+    await nosync.put(a.cid, a.bytes)
+    expect(await logsIn(path.join(dir, 'nosync'))).to.deep.equal([])
+    const [big] = await blocks(1, 'large', 100 * 1024)
+    await store.put(big.cid, big.bytes)
+    expect(await logsIn(path.join(dir, 'blocks'))).to.deep.equal([])
+    expect(await fs.readFile(fileOf(path.join(dir, 'blocks'), big.cid))).to.deep.equal(Buffer.from(big.bytes))
+  })
+})
