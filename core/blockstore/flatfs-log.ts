@@ -82,6 +82,8 @@ interface LogFile {
   dirs: Set<string>
   /** background writes of its blocks into place (a checkpoint waits for them) */
   writing: Set<Promise<void>>
+  /** its creation, while under way */
+  creating?: Promise<number>
   /** blocks whose background write failed: the checkpoint writes them again */
   failed: Map<string, Uint8Array>
   checkpointing?: Promise<void>
@@ -235,6 +237,13 @@ export class GroupLog {
   /** Create (zero-filled, so records overwrite allocated space) and open a log file. */
   private async create (log: LogFile): Promise<number> {
     if (log.fd !== undefined) return log.fd
+    if (log.creating == null) {
+      log.creating = this.make(log).finally(() => { log.creating = undefined })
+    }
+    return await log.creating
+  }
+
+  private async make (log: LogFile): Promise<number> {
     const fh = await fs.open(log.file, 'w')
     try {
       const zeros = Buffer.alloc(Math.min(this.size, 1024 * 1024))
@@ -295,6 +304,8 @@ export class GroupLog {
     let log = this.logs[this.active]
     try {
       await this.create(log)
+      // the other one ready before it is needed (its zero-fill would stall the round that switches)
+      void this.create(this.logs[1 - this.active]).catch(() => {})
       const first = this.queue[0]
       if (log.tail + REC + first.mh.length + (first.bytes?.length ?? 0) > this.size) {
         await this.switchLog()
@@ -443,6 +454,7 @@ export class GroupLog {
     this.running = true
     try {
       if (this.idle !== undefined) { clearTimeout(this.idle); this.idle = undefined }
+      for (const log of this.logs) await log.creating?.catch(() => {})
       for (const log of this.logs) await log.checkpointing?.catch(() => {})
       for (const log of this.logs) { await this.checkpoint(log); log.checkpointing = undefined }
       for (const log of this.logs) {
@@ -484,25 +496,31 @@ export async function replayLogs (dir: string, tempDir: string, concurrency = 64
   const dirs = new Set<string>()
   let applied = 0
   let n = 0
+  // small files: synchronous calls (a thread-pool round trip each would cost more), a turn of the event loop now and then
   for (const rec of logs.flat()) {
+    if (++n % 256 === 0) await new Promise(resolve => setImmediate(resolve))
     const key = base32upper.baseEncode(rec.mh)
     const shard = path.join(dir, shardOf(key))
     const file = path.join(shard, key + '.data')
     if (rec.op === 'del') {
-      await fs.rm(file, { force: true })
+      fsSync.rmSync(file, { force: true })
       files.delete(file)
       dirs.add(shard)
       applied++
       continue
     }
     if (!hashMatches(rec.mh, rec.bytes)) continue
-    await fs.mkdir(shard, { recursive: true })
-    const tmp = path.join(tempDir, `replay-${process.pid}-${n++}`)
-    await fs.writeFile(tmp, rec.bytes)
-    await fs.rename(tmp, file)
     files.add(file)
     dirs.add(shard)
     applied++
+    // in place already (a process crash loses no written file): only its fsync is missing
+    let current: Buffer | undefined
+    try { current = fsSync.readFileSync(file) } catch {}
+    if (current !== undefined && Buffer.compare(current, rec.bytes) === 0) continue
+    fsSync.mkdirSync(shard, { recursive: true })
+    const tmp = path.join(tempDir, `replay-${process.pid}-${n}`)
+    fsSync.writeFileSync(tmp, rec.bytes)
+    fsSync.renameSync(tmp, file)
   }
   await syncAll(dir, files, dirs, concurrency)
   for (const file of present) await fs.rm(file, { force: true })

@@ -65,7 +65,7 @@ export interface FlatfsInit {
   batchBytes?: number
   /** read blocks in place while the page cache serves them (default true; false: always in the thread pool) */
   readInPlace?: boolean
-  /** durable small blocks go through the group-commit log (flatfs-log.ts; default true, only with `sync`) */
+  /** durable small blocks go through the group-commit log (flatfs-log.ts; default true unless TSIPFS_FLATFS_LOG=off; only with `sync`) */
   log?: boolean
   /** bytes of each of the two log files (default 4 MiB) */
   logSize?: number
@@ -130,7 +130,9 @@ export class FlatfsBlockstore implements Blockstore {
     this.batchSize = init.batchSize ?? 512
     this.batchBytes = init.batchBytes ?? 64 * 1024 * 1024
     this.readInPlace = init.readInPlace ?? true
-    if (this.writer.sync && init.log !== false) this.log = new GroupLog(dir, path.join(dir, TEMP_DIR), { logSize: init.logSize, concurrency: init.concurrency })
+    // TSIPFS_FLATFS_LOG=off: every block takes the batch writer (A/B measurements, a way out)
+    const log = init.log ?? process.env.TSIPFS_FLATFS_LOG !== 'off'
+    if (this.writer.sync && log) this.log = new GroupLog(dir, path.join(dir, TEMP_DIR), { logSize: init.logSize, concurrency: init.concurrency })
   }
 
   /**

@@ -78,9 +78,10 @@ describe('flatfs group-commit log', () => {
       expect(await getBlock(store, cid)).to.deep.equal(bytes)
     }
     // a listing waits for the blocks to be in place
-    const listing = (async () => { const out: string[] = []; for await (const c of store.cids()) out.push(c.toString()); return out })()
-    await new Promise(resolve => setTimeout(resolve, 20))
-    expect(hold.held()).to.be.greaterThan(0)
+    let listed = false
+    const listing = (async () => { const out: string[] = []; for await (const c of store.cids()) out.push(c.toString()); listed = true; return out })()
+    while (hold.held() < items.length) await new Promise(resolve => setTimeout(resolve, 5))
+    expect(listed, 'the listing waits').to.equal(false)
     hold.release()
     expect((await listing).sort()).to.deep.equal(items.map(i => CID.createV1(0x55, i.cid.multihash).toString()).sort())
     for (const { cid, bytes } of items) expect(await fs.readFile(fileOf(path.join(dir, 'blocks'), cid))).to.deep.equal(Buffer.from(bytes))
@@ -212,7 +213,7 @@ describe('flatfs group-commit log', () => {
   it('leaves no log after a clean close; the store stays usable', async () => {
     const items = await blocks(50, 'close')
     await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
-    expect(await logsIn(path.join(dir, 'blocks'))).to.have.length(1)
+    expect(await logsIn(path.join(dir, 'blocks'))).to.include(LOG_FILES[0])
     await store.close()
     expect(await logsIn(path.join(dir, 'blocks'))).to.deep.equal([])
     for (const { cid, bytes } of items) expect(await fs.readFile(fileOf(path.join(dir, 'blocks'), cid))).to.deep.equal(Buffer.from(bytes))
