@@ -8,8 +8,9 @@
 // - pubsub between two of them: one `pubsub sub` held open, the other publishes `messages` messages one
 //   after another (each `pubsub pub` call waits for the previous one); messages/s from the first publish
 //   to the last arrival, and the p50/p99 latency of each message (publish call start → arrival).
-// Prints a table side by side (.cache/bench-results/names.md).
-import { mkdirSync, writeFileSync } from 'node:fs'
+// Beside each wall time, the daemons' CPU per operation (/proc/<pid>/stat), which load does not blur.
+// Prints a table side by side with the load average (.cache/bench-results/names.md).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -28,6 +29,9 @@ const b64u = (s) => 'u' + Buffer.from(s).toString('base64url')
 const CONFIG = { 'Pubsub.Enabled': true }
 
 async function timed (fn) { const t = performance.now(); await fn(); return performance.now() - t }
+/** CPU time (user + system, ms) a daemon has used so far: comparable under load where wall times are not */
+const cpuMs = (peer) => { const f = readFileSync(`/proc/${peer.proc.pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 1000 / CLK_TCK }
+const CLK_TCK = 100
 
 async function bench (kind) {
   const cluster = new Cluster({ label: `bench-names-${kind}` })
@@ -47,8 +51,15 @@ async function bench (kind) {
     await waitFor(async () => { try { return (await z.call('name/resolve', [Name], { nocache: true })).Path === `/ipfs/${cid}` } catch { return false } }, { timeout: 60_000, what: 'first resolve' })
     const uncached = []
     const cached = []
+    // CPU of every daemon during the uncached resolves (the resolver's and the answering peers'), per resolve
+    const cpuAll = () => nodes.reduce((sum, n) => sum + cpuMs(n), 0)
+    let c0 = cpuAll()
+    const z0 = cpuMs(z)
     for (let i = 0; i < RESOLVES; i++) uncached.push(await timed(async () => { await z.call('name/resolve', [Name], { nocache: true }) }))
+    const uncachedCpu = { resolver: (cpuMs(z) - z0) / RESOLVES, all: (cpuAll() - c0) / RESOLVES }
+    c0 = cpuMs(z)
     for (let i = 0; i < RESOLVES; i++) cached.push(await timed(async () => { await z.call('name/resolve', [Name]) }))
+    const cachedCpu = (cpuMs(z) - c0) / RESOLVES
     log(`${kind}: resolve uncached p50 ${q(uncached, 0.5).toFixed(1)} ms, cached p50 ${q(cached, 0.5).toFixed(1)} ms`)
 
     // pubsub: a → b (directly connected)
@@ -72,8 +83,10 @@ async function bench (kind) {
         }
       } catch {}
     })()
-    await waitFor(async () => ((await a.call('pubsub/peers', [b64u(topic)])).Strings ?? []).includes(b.id), { timeout: 30_000, what: 'mesh' })
+    await waitFor(async () => ((await a.call('pubsub/peers', [b64u(topic)])).Strings ?? []).includes(b.id), { timeout: 120_000, what: 'mesh' })
     const sent = new Map()
+    const pubCpu0 = cpuMs(a)
+    const subCpu0 = cpuMs(b)
     const t0 = performance.now()
     for (let i = 0; i < MESSAGES; i++) {
       sent.set(`m${i}`, performance.now())
@@ -81,6 +94,8 @@ async function bench (kind) {
     }
     await waitFor(() => arrivals.size >= MESSAGES, { timeout: 60_000, interval: 50, what: 'all messages' }).catch(() => {})
     const last = Math.max(...arrivals.values())
+    const pubCpu = (cpuMs(a) - pubCpu0) / MESSAGES
+    const subCpu = (cpuMs(b) - subCpu0) / MESSAGES
     controller.abort()
     await reading
     const lat = [...sent].filter(([k]) => arrivals.has(k)).map(([k, t]) => arrivals.get(k) - t)
@@ -90,6 +105,10 @@ async function bench (kind) {
       resolveUncachedP90: q(uncached, 0.9),
       resolveCachedP50: q(cached, 0.5),
       resolveCachedP90: q(cached, 0.9),
+      uncachedCpu,
+      cachedCpu,
+      pubCpu,
+      subCpu,
       delivered: arrivals.size,
       msgsPerSec: arrivals.size / ((last - t0) / 1000),
       latP50: q(lat, 0.5),
@@ -107,12 +126,16 @@ for (const kind of kinds) results.push(await bench(kind))
 const f = (x) => x.toFixed(1)
 const rows = [
   ['name resolve, uncached (DHT), p50 / p90 ms', r => `${f(r.resolveUncachedP50)} / ${f(r.resolveUncachedP90)}`],
+  ['daemon CPU per uncached resolve: resolver / all nodes, ms', r => `${f(r.uncachedCpu.resolver)} / ${f(r.uncachedCpu.all)}`],
   ['name resolve, cached, p50 / p90 ms', r => `${f(r.resolveCachedP50)} / ${f(r.resolveCachedP90)}`],
+  ['daemon CPU per cached resolve, ms', r => f(r.cachedCpu)],
   [`pubsub, ${MESSAGES} messages: delivered`, r => String(r.delivered)],
   ['pubsub messages/s (sequential pub calls)', r => f(r.msgsPerSec)],
-  ['pubsub latency p50 / p99 ms', r => `${f(r.latP50)} / ${f(r.latP99)}`]
+  ['pubsub latency p50 / p99 ms', r => `${f(r.latP50)} / ${f(r.latP99)}`],
+  ['daemon CPU per message: publisher / subscriber, ms', r => `${f(r.pubCpu)} / ${f(r.subCpu)}`]
 ]
-let md = `| ${N}-node private DHT, loopback | ${results.map(r => r.kind).join(' | ')} |\n| --- |${results.map(() => ' --- |').join('')}\n`
+const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+let md = `| ${N}-node private DHT, loopback (load ${load}) | ${results.map(r => r.kind).join(' | ')} |\n| --- |${results.map(() => ' --- |').join('')}\n`
 for (const [label, fn] of rows) md += `| ${label} | ${results.map(fn).join(' | ')} |\n`
 mkdirSync(path.join(root, '.cache', 'bench-results'), { recursive: true })
 writeFileSync(path.join(root, '.cache', 'bench-results', 'names.md'), md)
