@@ -27,17 +27,33 @@ function gcFunction (): GcFunction | undefined {
   }
 }
 
-/**
- * @param quietMs no request started or in flight for this long (TSIPFS_IDLE_GC_MS, 0 = never)
- * @param growth heap bytes grown since the last collection of ours that make one worth it
- */
-export function startIdleGc ({ quietMs = Number(process.env.TSIPFS_IDLE_GC_MS ?? 500), growth = 16 * 1024 * 1024 } = {}): IdleGc {
-  const gc = quietMs > 0 ? gcFunction() : undefined
-  if (gc == null) return { watch: () => {}, stop: () => {} }
+export interface IdleGcOptions {
+  /** no request started or in flight for this long (TSIPFS_IDLE_GC_MS, 0 = never) */
+  quietMs?: number
+  /** heap bytes grown since the last collection of ours that make one worth it */
+  growth?: number
+  /** the collection and the heap size (tests) */
+  collect?: () => void
+  heapSize?: () => number
+}
+
+const v8HeapSize = (): number => v8.getHeapStatistics().total_heap_size
+
+export function startIdleGc (options: IdleGcOptions = {}): IdleGc {
+  const quietMs = options.quietMs ?? Number(process.env.TSIPFS_IDLE_GC_MS ?? 500)
+  const growth = options.growth ?? 16 * 1024 * 1024
+  const heapSize = options.heapSize ?? v8HeapSize
+  let collect = options.collect
+  if (collect == null && quietMs > 0) {
+    const gc = gcFunction()
+    if (gc != null) collect = () => { gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }) }
+  }
+  if (collect == null || !(quietMs > 0)) return { watch: () => {}, stop: () => {} }
+  const run = collect
   let inFlight = 0
   let lastActivity = 0
   let busySinceGc = false
-  let heapAfterGc = v8.getHeapStatistics().total_heap_size
+  let heapAfterGc = heapSize()
   const onRequest = (_req: http.IncomingMessage, res: http.ServerResponse): void => {
     inFlight++
     lastActivity = Date.now()
@@ -47,9 +63,9 @@ export function startIdleGc ({ quietMs = Number(process.env.TSIPFS_IDLE_GC_MS ??
   const timer = setInterval(() => {
     if (!busySinceGc || inFlight > 0 || Date.now() - lastActivity < quietMs) return
     busySinceGc = false
-    if (v8.getHeapStatistics().total_heap_size - heapAfterGc < growth) return
-    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' })
-    heapAfterGc = v8.getHeapStatistics().total_heap_size
+    if (heapSize() - heapAfterGc < growth) return
+    run()
+    heapAfterGc = heapSize()
   }, Math.max(100, Math.floor(quietMs / 2))).unref()
   const watched: http.Server[] = []
   return {
