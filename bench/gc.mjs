@@ -63,7 +63,7 @@ try {
   }
   const ms = performance.now() - t
   if (removed !== n) throw new Error(`removed ${removed}, expected ${n}`)
-  console.log(`runGc (${deleteConcurrency ?? 'default'} deletes in flight, UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE}), ${n} unpinned blocks: ${Math.round(n / ms * 1000)}/s (${(ms / 1000).toFixed(2)} s, CPU ${(cpu() - c0).toFixed(0)} ms = ${((cpu() - c0) * 1000 / n).toFixed(1)} µs/block) load ${load()}`)
+  console.log(`runGc (${deleteConcurrency ?? 'default'} deletes in flight, UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE}), ${n} unpinned blocks: ${Math.round(n / ms * 1000)}/s (${(ms / 1000).toFixed(2)} s, CPU ${(cpu() - c0).toFixed(0)} ms = ${((cpu() - c0) * 1000 / n).toFixed(1)} µs/block; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB) load ${load()}`)
 } finally {
   fs.rmSync(dir, { recursive: true, force: true })
 }

@@ -166,6 +166,8 @@ async function * dirBody (n) {
 }
 const lastHash = (text) => /"Hash":"([^"]+)"[^\n]*\n?$/.exec(text.trimEnd())?.[1]
 
+/** the samples at 0 %, 10 %, … 100 % of the run, MiB */
+const curve = (samples) => Array.from({ length: 11 }, (_, i) => samples[Math.min(samples.length - 1, Math.round(i * (samples.length - 1) / 10))]?.toFixed(0)).join(' ')
 const rows = []
 const note = (subject, n, figure, value, extra = '') => { rows.push({ subject, n, figure, value, extra }); log(`${subject} n=${n} ${figure}: ${value} ${extra}`) }
 
@@ -223,7 +225,7 @@ if (bigGiB > 0) {
       const big = await postMultipart(`${d.api}/api/v0/add?progress=false&quieter=true`, B, fileBody('big', bigGiB * 1024 ** 3))
       clearInterval(timer)
       note(name, `${bigGiB} GiB`, 'add MiB/s', (bigGiB * 1024 / big.s).toFixed(0), `${big.s.toFixed(0)} s`)
-      note(name, `${bigGiB} GiB`, 'daemon peak RSS during the add, MiB', peak.toFixed(0), `(target ≤ 200; ${samples.length} samples, last ${samples.at(-1)?.toFixed(0)})`)
+      note(name, `${bigGiB} GiB`, 'daemon peak RSS during the add, MiB', peak.toFixed(0), `(target ≤ 200; ${samples.length} samples; RSS at each tenth of the add: ${curve(samples)})`)
     } finally { await d.stop() }
   }
 }
