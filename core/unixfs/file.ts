@@ -6,6 +6,7 @@ import { RpcError } from '../errors.js'
 import { BLOCK_SIZE_LIMIT } from './chunker/index.js'
 import { DataType, RAW, DAG_PB, encodeDataBlock, encodeNode, type CidBuilder, type UnixTime } from './pb.js'
 import { Pacer } from '../util/pace.js'
+import type { Chunker } from './chunker/index.js'
 
 /** A finished node of the file DAG. */
 export interface FileNode {
@@ -91,6 +92,21 @@ function metaFields (attrs: FileAttrs | undefined): { mode?: number, mtime?: Uni
   return out
 }
 
+/** boxo NewLeafNode at file offset `offset`: a raw block, or a UnixFS leaf of `type` */
+async function leafNode (o: FileBuilderOptions, data: Uint8Array, type: DataType, offset: number, attrs?: FileAttrs): Promise<FileNode> {
+  if (data.length > BLOCK_SIZE_LIMIT) throw new RpcError('object size limit exceeded')
+  const store = async (bytes: Uint8Array, codec: number, at?: number): Promise<CID> => {
+    const cid = o.build(bytes, codec)
+    if (cid.multihash.code !== 0) await o.put(cid, bytes, at)
+    return cid
+  }
+  if (o.rawLeaves) {
+    return { cid: await store(data, RAW, offset), size: data.length, fileSize: data.length }
+  }
+  const bytes = encodeDataBlock({ type, data, fileSize: data.length, ...metaFields(attrs) })
+  return { cid: await store(bytes, DAG_PB), size: bytes.length, fileSize: data.length }
+}
+
 class Builder {
   /** file offset of the next leaf */
   private offset = 0
@@ -104,14 +120,9 @@ class Builder {
 
   /** boxo NewLeafNode: a raw block, or a UnixFS leaf of `type` (File for balanced, Raw for trickle) */
   async leaf (data: Uint8Array, type: DataType, attrs?: FileAttrs): Promise<FileNode> {
-    if (data.length > BLOCK_SIZE_LIMIT) throw new RpcError('object size limit exceeded')
     const offset = this.offset
     this.offset += data.length
-    if (this.o.rawLeaves) {
-      return { cid: await this.store(data, RAW, offset), size: data.length, fileSize: data.length }
-    }
-    const bytes = encodeDataBlock({ type, data, fileSize: data.length, ...metaFields(attrs) })
-    return { cid: await this.store(bytes, DAG_PB), size: bytes.length, fileSize: data.length }
+    return await leafNode(this.o, data, type, offset, attrs)
   }
 
   /** encodes and stores an internal File node */
@@ -190,4 +201,42 @@ export async function buildFile (chunks: AsyncIterable<Uint8Array>, o: FileBuild
   } finally {
     await reader.close()
   }
+}
+
+/** the pieces already read, then the rest of `it` (closing the reader closes `it`) */
+async function * replay (head: Uint8Array[], it: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield * head
+  yield * { [Symbol.asyncIterator]: () => it }
+}
+
+/**
+ * Builds a file from its content with `chunker`, as buildFile(chunker(content)) does. A file that
+ * comes as one piece no longer than the fixed-size chunker's size is its only chunk, so with the
+ * balanced layout its root is that leaf: it is built at once, without the chunker and the builder
+ * (most of the per-file cost of adding many small files).
+ */
+export async function importFile (content: AsyncIterable<Uint8Array>, chunker: Chunker, o: FileBuilderOptions, attrs?: FileAttrs): Promise<FileNode> {
+  const size = chunker.fixedSize
+  if (size === undefined || o.layout !== 'balanced') return await buildFile(chunker(content), o, attrs)
+  const it = content[Symbol.asyncIterator]()
+  const head: Uint8Array[] = []
+  try {
+    const first = await it.next()
+    if (first.done !== true) {
+      head.push(first.value)
+      const second = await it.next()
+      if (second.done === true) {
+        if (first.value.length > 0 && first.value.length <= size) {
+          o.signal?.throwIfAborted()
+          return await leafNode(o, first.value, DataType.File, 0, attrs)
+        }
+      } else {
+        head.push(second.value)
+      }
+    }
+  } catch (err) {
+    await it.return?.()
+    throw err
+  }
+  return await buildFile(chunker(replay(head, it)), o, attrs)
 }

@@ -9,7 +9,7 @@ import type { FileEntry } from './entry.js'
 import { RpcError } from '../errors.js'
 import { parseChunker, type Chunker } from './chunker/index.js'
 import { buildDirectory, type DirEntry, type DirOptions } from './dir.js'
-import { buildFile, type FileBuilderOptions } from './file.js'
+import { importFile, type FileBuilderOptions } from './file.js'
 import { cidBuilder, DataType, DAG_PB, encodeDataBlock, type CidBuilder, type UnixTime } from './pb.js'
 import type { ImportSettings } from './settings.js'
 
@@ -255,7 +255,7 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
       const { path: entryPath, abspath } = entry
       const filePut = async (cid: CID, bytes: Uint8Array, offset?: number): Promise<void> =>
         await sink.put(cid, bytes, offset === undefined ? undefined : { path: entryPath, abspath, offset })
-      node = await buildFile(chunker(content), { ...fileOpts, put: filePut }, meta)
+      node = await importFile(content, chunker, { ...fileOpts, put: filePut }, meta)
     }
 
     const name = parts.length === 0 ? node.cid.toString() : parts[parts.length - 1]

@@ -15,7 +15,7 @@ function join (parts: Uint8Array[], length: number): Uint8Array {
  * is yielded as a view of it, without copying; a chunk spanning pieces is assembled into a buffer of
  * exactly its length once complete, so a small file costs no `size`-byte allocation.
  */
-export const fixedSize = (size: number): Chunker => async function * fixedSizeChunker (source) {
+export const fixedSize = (size: number): Chunker => Object.assign(async function * fixedSizeChunker (source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   // views of the pieces of the chunk being assembled (fewer than `size` bytes in all)
   let held: Uint8Array[] = []
   let filled = 0
@@ -40,4 +40,4 @@ export const fixedSize = (size: number): Chunker => async function * fixedSizeCh
     }
   }
   if (filled > 0) yield held.length === 1 ? held[0] : join(held, filled)
-}
+}, { fixedSize: size })

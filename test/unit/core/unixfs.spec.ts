@@ -405,6 +405,25 @@ describe('core/unixfs importer', function () {
   })
 
   describe('file layouts', () => {
+    it('a file in one piece (built at once when it is a single chunk) gets the CID it gets in many pieces', async () => {
+      async function * pieces (b: Uint8Array, n: number): AsyncGenerator<Uint8Array> {
+        const step = Math.ceil(b.length / n)
+        for (let i = 0; i < b.length; i += step) yield b.subarray(i, i + step)
+        yield new Uint8Array(0)
+      }
+      for (const size of [1, 1000, 262143, 262144, 262145]) {
+        const data = chachaBytes(`one-piece-${size}`, size)
+        const flagSets: ImportFlags[] = [{}, { rawLeaves: true, cidVersion: 1 }, { trickle: true }, { chunker: 'size-1000' }, { mode: 0o600, mtime: 1700000000 }]
+        for (const flags of flagSets) {
+          const one = await addBytes(data, flags)
+          const many = await addBytes(() => pieces(data, 3), flags)
+          expect(one, `${size} bytes ${JSON.stringify(flags)}`).to.equal(many)
+        }
+      }
+      // an empty file, and one of empty pieces
+      expect(await addBytes(new Uint8Array(0))).to.equal(await addBytes(() => pieces(new Uint8Array(0), 1)))
+    })
+
     it('unixfs-v0-2015 profile: files at/over the chunk size and at/over 174 links (cid_profiles_test)', async () => {
       const at = await add([{ path: '', content: () => chacha('chunk-v0-seed', 262144) }])
       expect(at[0].cid.toString()).to.equal('QmWmRj3dFDZdb6ABvbmKhEL6TmPbAfBZ1t5BxsEyJrcZhE')
