@@ -31,7 +31,14 @@ try {
   for (const size of sizes) {
     while (nodes.length < size) {
       const n = await cluster[kind]({ name: `${kind}${nodes.length}` })
-      for (const to of new Set([nodes[0], pick(nodes)].filter(Boolean))) await n.call('swarm/connect', [to.addr()])
+      // a dial can fail on a loaded machine (a handshake past its timeout): retry, then try another node
+      for (const first of new Set([nodes[0], pick(nodes)].filter(Boolean))) {
+        let ok = false
+        for (let attempt = 0; attempt < 4 && !ok; attempt++) {
+          const to = attempt < 2 ? first : pick(nodes)
+          try { await n.call('swarm/connect', [to.addr()]); ok = true } catch (err) { log(`connect ${n.name} → ${to.name}: ${err.message.split('\n')[0]}`) }
+        }
+      }
       nodes.push(n)
       if (nodes.length % 10 === 0) log(`${nodes.length} nodes up, rss of the last ${(n.rss() / 1048576).toFixed(0)} MiB`)
     }
