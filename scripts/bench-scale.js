@@ -18,6 +18,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { root, runUnderNode22 } from './lib/node22.js'
+import { setFlatfsSync } from './bench/flatfs-sync.js'
 
 runUnderNode22(import.meta.url)
 const argv = process.argv.slice(2)
@@ -39,20 +40,6 @@ const kubo = spawnSync('bash', [path.join(root, 'scripts', 'kubo.sh')], { encodi
 const subjects = {
   tsipfs: { cmd: process.execPath, pre: [path.join(root, 'bin', 'tsipfs.js')] },
   kubo: { cmd: kubo, pre: [] }
-}
-
-/** Set `sync` on every flatfs mount of Datastore.Spec in a repo's config file (Kubo and tsipfs alike). */
-function setFlatfsSync (repo, sync) {
-  const file = path.join(repo, 'config')
-  const config = JSON.parse(fs.readFileSync(file, 'utf8'))
-  const visit = (spec) => {
-    if (spec == null || typeof spec !== 'object') return
-    if (spec.type === 'flatfs') spec.sync = sync
-    for (const child of spec.mounts ?? []) visit(child)
-    visit(spec.child)
-  }
-  visit(config.Datastore?.Spec)
-  fs.writeFileSync(file, JSON.stringify(config, null, 2))
 }
 
 /**

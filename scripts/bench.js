@@ -236,20 +236,6 @@ async function benchDaemon ({ name, repo, start, blockputQuery, logFile }) {
   }
 }
 
-/** Set `sync` on every flatfs mount of Datastore.Spec in a repo's config file (Kubo and tsipfs alike). */
-function setFlatfsSync (repo, sync) {
-  const file = path.join(repo, 'config')
-  const config = JSON.parse(fs.readFileSync(file, 'utf8'))
-  const visit = (spec) => {
-    if (spec == null || typeof spec !== 'object') return
-    if (spec.type === 'flatfs') spec.sync = sync
-    for (const child of spec.mounts ?? []) visit(child)
-    visit(spec.child)
-  }
-  visit(config.Datastore?.Spec)
-  fs.writeFileSync(file, JSON.stringify(config, null, 2))
-}
-
 /** `init --profile=test`, loopback API and gateway ports, no swarm, flatfs `sync` as given: the same for each daemon. */
 function initRepo (label, command, prefix, { env, repo, apiPort, gwPort, sync }) {
   const cli = (...args) => {
@@ -377,6 +363,7 @@ async function benchInproc () {
 }
 
 import { cidCheck, parse, parsePhysical, table } from './bench/table.js'
+import { setFlatfsSync } from './bench/flatfs-sync.js'
 
 // ---- main ----
 log(`runs=${runs} results=${path.relative(root, results)} load ${loadavg()}`)
