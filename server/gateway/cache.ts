@@ -41,33 +41,56 @@ export function isIpHost (host: string): boolean {
   return IPV4.test(colon < 0 ? host : host.slice(0, colon))
 }
 
-/** The cache key of a request, or undefined when its response must not come from or go to the cache. */
-export function cacheKey (req: http.IncomingMessage): string | undefined {
-  const method = req.method
-  if (method !== 'GET' && method !== 'HEAD') return undefined
-  const url = req.url
-  if (url == null || !url.startsWith('/ipfs/')) return undefined
-  let host: string | undefined
-  let accept: string | undefined
-  let inm: string | undefined
+/** What the gateway's shortcuts (response cache, fast path) read from a request's headers, in one pass. */
+export interface PlainHeaders {
+  host?: string
+  accept?: string
+  inm?: string
+  range?: string
+  /** more than one Range header */
+  ranges: boolean
+  onlyIfCached: boolean
+  /** a header other than these, NEUTRAL ones and sec-fetch-*, sec-ch-* (a Range header included) */
+  unlisted: boolean
+  /** the names, lower-cased, of the headers other than these and NEUTRAL ones */
+  others: string[]
+}
+
+/** One pass over a request's raw headers (repeated Accept and If-None-Match values joined as Node joins them). */
+export function scanHeaders (req: http.IncomingMessage): PlainHeaders {
+  const out: PlainHeaders = { ranges: false, onlyIfCached: false, unlisted: false, others: [] }
   const raw = req.rawHeaders
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i].toLowerCase()
     const value = raw[i + 1]
     if (name === 'host') {
-      host ??= value
+      out.host ??= value
     } else if (name === 'accept') {
-      accept = accept == null ? value : `${accept}, ${value}`
+      out.accept = out.accept == null ? value : `${out.accept}, ${value}`
     } else if (name === 'if-none-match') {
-      inm = inm == null ? value : `${inm}, ${value}`
+      out.inm = out.inm == null ? value : `${out.inm}, ${value}`
     } else if (NEUTRAL.has(name)) {
-      if (name === 'cache-control' && value.includes('only-if-cached')) return undefined
-    } else if (!name.startsWith('sec-fetch-') && !name.startsWith('sec-ch-')) {
-      return undefined
+      if (name === 'cache-control' && value.includes('only-if-cached')) out.onlyIfCached = true
+    } else {
+      if (name === 'range') {
+        if (out.range != null) out.ranges = true
+        out.range = value
+      }
+      if (!name.startsWith('sec-fetch-') && !name.startsWith('sec-ch-')) out.unlisted = true
+      out.others.push(name)
     }
   }
-  if (host == null || !isIpHost(host)) return undefined
-  return `${method} ${host} ${accept ?? ''} ${inm ?? ''} ${url}`
+  return out
+}
+
+/** The cache key of a request, or undefined when its response must not come from or go to the cache. */
+export function cacheKey (req: http.IncomingMessage, h = scanHeaders(req)): string | undefined {
+  const method = req.method
+  if (method !== 'GET' && method !== 'HEAD') return undefined
+  const url = req.url
+  if (url == null || !url.startsWith('/ipfs/')) return undefined
+  if (h.onlyIfCached || h.unlisted || h.host == null || !isIpHost(h.host)) return undefined
+  return `${method} ${h.host} ${h.accept ?? ''} ${h.inm ?? ''} ${url}`
 }
 
 export class ResponseCache {

@@ -14,7 +14,7 @@ import type { Blockstore } from 'interface-blockstore'
 import type { CID } from 'multiformats/cid'
 import { newPath } from '../../core/resolver/index.js'
 import { GatewayBlocks, type BlockSource, type DecodedBlocks } from './blocks.js'
-import { CACHE_MAX_BODY, isIpHost } from './cache.js'
+import { CACHE_MAX_BODY, isIpHost, scanHeaders } from './cache.js'
 import { knownGateway, type GatewaySettings } from './config.js'
 import { CODEC_TO_TYPE, etagFor, responseFormat } from './format.js'
 import { dagIndexEtag, dirListingEtag, filenameOf } from './headers.js'
@@ -178,29 +178,9 @@ export class FastPath {
     if (url == null || !url.startsWith('/ipfs/') || url.startsWith('/ipfs/ipfs/') || url.startsWith('/ipfs/ipns/')) return undefined
     // no query, no escapes, a clean path (else: redirects, decoding, options of the full path)
     if (url.includes('?') || url.includes('%') || url.includes('//') || /\/\.\.?(\/|$)/.test(url)) return undefined
-    let host: string | undefined
-    let range: string | undefined
-    let inm: string | undefined
-    let accept: string | undefined
-    const raw = req.rawHeaders
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i].toLowerCase()
-      const value = raw[i + 1]
-      if (name === 'host') {
-        host ??= value
-      } else if (name === 'range') {
-        if (range != null) return undefined
-        range = value
-      } else if (name === 'if-none-match') {
-        inm = inm == null ? value : `${inm}, ${value}`
-      } else if (name === 'accept') {
-        accept = accept == null ? value : `${accept}, ${value}`
-      } else if (name === 'cache-control') {
-        if (value.includes('only-if-cached')) return undefined
-      } else if (FALLBACK_HEADERS.has(name)) {
-        return undefined
-      }
-    }
+    const h = scanHeaders(req)
+    if (h.ranges || h.onlyIfCached || h.others.some(name => FALLBACK_HEADERS.has(name))) return undefined
+    const { host, accept } = h
     if (host == null || !this.plainHost(s, host) || !s.deserializedResponses || !this.plainHeaders(s)) return undefined
     if (accept != null) {
       try {
@@ -209,7 +189,7 @@ export class FastPath {
         return undefined
       }
     }
-    return { method, path: url, range: range ?? '', inm: inm ?? '' }
+    return { method, path: url, range: h.range ?? '', inm: h.inm ?? '' }
   }
 
   /** Gateway.HTTPHeaders that none of the response headers set here would replace. */
