@@ -4,13 +4,14 @@
 import type { NameSystem, NameSystemDeps } from './namesys/index.js'
 import type { DnsResolver } from './dns/index.js'
 import type { KuboConfig } from './config/index.js'
+import { delegatedPublisherUrls } from './namesys/delegated.js'
 
 type Async<T> = T extends (...a: infer A) => Promise<infer R> ? (...a: A) => Promise<R> : never
 
 /**
  * The name system of an offline node, loaded on its first call. Offline it has no pubsub and
- * nothing to republish, so start/stop only matter once it is loaded; delegatedPublishers() is read
- * from the config as the real one does.
+ * nothing to republish, so start/stop only matter once it is loaded; delegatedPublishers() reads
+ * the config through the same function as the real one.
  */
 export function lazyOfflineNameSystem (deps: NameSystemDeps, init: { ipnsPubsub?: boolean } = {}): NameSystem {
   if (deps.libp2p != null) throw new Error('lazyOfflineNameSystem: the node is online')
@@ -40,10 +41,7 @@ export function lazyOfflineNameSystem (deps: NameSystemDeps, init: { ipnsPubsub?
     resolveOnce: call('resolveOnce'),
     resolve: call('resolve'),
     republish: call('republish'),
-    delegatedPublishers: (): string[] => {
-      const v = ((deps.config.get().Ipns ?? {}) as { DelegatedPublishers?: unknown }).DelegatedPublishers
-      return Array.isArray(v) ? v.filter((u): u is string => typeof u === 'string' && /^https?:\/\//.test(u)) : []
-    }
+    delegatedPublishers: (): string[] => delegatedPublisherUrls(deps.config.get())
   }
   return lazy as unknown as NameSystem
 }

@@ -19,7 +19,7 @@ import { ipnsDatastoreKey, ipnsNameString, ipnsRoutingKey, ipnsValueStoreKey, pa
 import { IpnsPubsub } from './pubsub.js'
 import { DhtRouting } from './routing.js'
 import type { Routing } from '../routing/index.js'
-import { putDelegated } from './delegated.js'
+import { delegatedPublisherUrls, putDelegated } from './delegated.js'
 
 export * from './name.js'
 
@@ -252,10 +252,9 @@ export class NameSystem implements Startable {
     for (const r of results) if (r.status === 'rejected') this.log.debug(`publishing ${ipnsNameString(mh)}: ${(r.reason as Error)?.message}`)
   }
 
-  /** Ipns.DelegatedPublishers as URLs ("auto" means the AutoConf list: none here). */
+  /** Ipns.DelegatedPublishers as URLs. */
   delegatedPublishers (): string[] {
-    const v = ipnsConfig(this.deps.config.get()).DelegatedPublishers
-    return Array.isArray(v) ? v.filter((u): u is string => typeof u === 'string' && /^https?:\/\//.test(u)) : []
+    return delegatedPublisherUrls(this.deps.config.get())
   }
 
   // ---- publish ----
