@@ -16,6 +16,7 @@ import { planTransports } from './transports.js'
 import { buildServices, loopbackOnly } from './services.js'
 import { createNetwork, createNetworkParts, type Network } from './network.js'
 import { ipOf, parseMask, type Mask } from './filters.js'
+import { PeerStoreInMemory } from './peerstore-memory.js'
 
 export { pubsubEnabled } from './settings.js'
 export type { Network } from './network.js'
@@ -92,7 +93,8 @@ export async function createNetworkHost (deps: Libp2pDeps): Promise<{ libp2p: Li
   const highWater = settings.connMgr.type === 'none' ? Infinity : settings.connMgr.highWater
   const node = await createLibp2p({
     privateKey,
-    datastore,
+    // the peer store in memory (as Kubo's pstoremem); DHT and provider records stay in the repo's datastore
+    datastore: new PeerStoreInMemory(datastore),
     start: false,
     nodeInfo: { name: 'tsipfs', version: PRODUCT_VERSION, userAgent: agentVersion() },
     addresses: {
