@@ -5,6 +5,7 @@
 // their answers merged, as go-libp2p-kad-dht/dual does.
 import type { AbortOptions, Libp2p, PeerId, PeerInfo } from '@libp2p/interface'
 import type { CID } from 'multiformats/cid'
+import { ipnsSelector } from 'ipns/selector'
 import { NotFoundError, RpcError } from '../errors.js'
 
 /** go-libp2p routing.QueryEventType */
@@ -80,6 +81,21 @@ export async function * merge<T> (sources: Array<AsyncIterable<T>>): AsyncGenera
     }
   } finally {
     for (const [i] of pending) void iterators[i].return?.().catch(() => {})
+  }
+}
+
+const IPNS_PREFIX = new TextEncoder().encode('/ipns/')
+
+/**
+ * The index of the best of the values the DHTs returned for a key: for /ipns/ keys the ipns package's
+ * selector (highest sequence, then the longest-lived EOL), as Kubo's routing; otherwise the first.
+ */
+export function bestValue (key: Uint8Array, values: Uint8Array[]): number {
+  if (values.length < 2 || key.length < IPNS_PREFIX.length || !IPNS_PREFIX.every((b, i) => key[i] === b)) return 0
+  try {
+    return ipnsSelector(key, values)
+  } catch {
+    return 0
   }
 }
 
@@ -205,12 +221,12 @@ export function createRouting (libp2p: Libp2p): Routing {
       }
     },
     async getValue (key, options = {}) {
-      let best: Uint8Array | undefined
+      const values: Uint8Array[] = []
       for await (const e of merge(useful().map(d => d.get(key, options)))) {
-        if (e.type === QueryEventType.Value && e.value != null) best = e.value
+        if (e.type === QueryEventType.Value && e.value != null) values.push(e.value)
       }
-      if (best == null) throw new NotFoundError(ROUTING_NOT_FOUND)
-      return best
+      if (values.length === 0) throw new NotFoundError(ROUTING_NOT_FOUND)
+      return values[bestValue(key, values)]
     },
     async putValue (key, value, options = {}) {
       let stored = false
