@@ -18,6 +18,7 @@ import { createLogging, type Logging } from './logger/index.js'
 import { createRepo, generateIdentity, identityOf, privateKeyFromConfig, readRepoConfig } from './repo/index.js'
 import { acquireLock, type RepoLock } from './repo/lock.js'
 import { checkDatastoreSpec } from './repo/spec.js'
+import { dropStalePeers } from './repo/stale-peers.js'
 import { FlatfsBlockstore, flatfsSync } from './blockstore/flatfs.js'
 import { NodeBlockstore } from './blockstore/index.js'
 import { createPins, pinEmptyDir } from './pins/index.js'
@@ -85,6 +86,7 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       const level = new LevelDatastore(stores.datastore)
       await level.open()
       closers.push(async () => { await level.close() })
+      await dropStalePeers(level)
       datastore = level
       // Datastore.Spec's flatfs `sync` (read at start, as Kubo does)
       const spec = (config.Datastore as { Spec?: unknown } | undefined)?.Spec

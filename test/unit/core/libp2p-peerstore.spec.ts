@@ -11,6 +11,14 @@ import { defaultConfig } from '../../../core/config/defaults.js'
 import type { KuboConfig } from '../../../core/config/index.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
 import { PeerStoreInMemory } from '../../../core/libp2p/peerstore-memory.js'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { LevelDatastore } from 'datastore-level'
+import { createCoreContainer } from '../../../core/container.js'
+import { Registry } from '../../../registry/registry.js'
+import { initRepo } from '../../../core/repo/index.js'
+import { dropStalePeers } from '../../../core/repo/stale-peers.js'
 
 async function all<T> (it: AsyncIterable<T> | Iterable<T>): Promise<T[]> {
   const out: T[] = []
@@ -80,5 +88,42 @@ describe('core/libp2p: the peer store in memory', function () {
     } finally {
       await node.stop()
     }
+  })
+
+  describe('peers an earlier build persisted in the repo', () => {
+    let dir: string
+    beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tsipfs-stale-peers-')) })
+    afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }) })
+
+    it('are removed when the repo datastore opens; every other key stays', async () => {
+      await initRepo(dir)
+      const level = new LevelDatastore(path.join(dir, 'datastore'))
+      await level.open()
+      for (let i = 0; i < 1205; i++) await level.put(new Key(`/peers/addrs/p${i}`), bytes('stale'))
+      await level.put(new Key('/peersx/keep'), bytes('not a peer'))
+      await level.put(new Key('/dht/record/keep'), bytes('record'))
+      const before = await keysOf(level.queryKeys({}))
+      await level.close()
+
+      const core = await createCoreContainer({ repoPath: dir, registry: new Registry() })
+      try {
+        const repo = core.container.cradle.datastore
+        expect(await keysOf(repo.queryKeys({ prefix: '/peers/' }))).to.deep.equal([])
+        const after = await keysOf(repo.queryKeys({}))
+        expect(after).to.include.members(['/peersx/keep', '/dht/record/keep'])
+        expect(after).to.deep.equal(before.filter(k => !k.startsWith('/peers/')))
+      } finally {
+        await core.close()
+      }
+    })
+
+    it('an open without any costs no deletion', async () => {
+      const ds = new MemoryDatastore()
+      await ds.put(new Key('/peersx/keep'), bytes('x'))
+      expect(await dropStalePeers(ds)).to.equal(0)
+      await ds.put(new Key('/peers/a'), bytes('a'))
+      expect(await dropStalePeers(ds)).to.equal(1)
+      expect(await keysOf(ds.queryKeys({}))).to.deep.equal(['/peersx/keep'])
+    })
   })
 })
