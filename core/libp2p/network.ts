@@ -53,7 +53,7 @@ export interface NetworkParts {
 const viewOf = (c: Connection): ConnView => ({
   direction: c.direction,
   remotePeer: c.remotePeer.toString(),
-  streams: c.streams.map(s => ({ direction: s.direction })),
+  streams: c.streams.map(s => ({ direction: s.direction, protocol: s.protocol })),
   transient: c.limits != null
 })
 

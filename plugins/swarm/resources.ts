@@ -1,6 +1,7 @@
 // ipfs swarm resources (kubo swarmResourcesCmd, experimental): the limits Kubo would compute for
-// Swarm.ResourceMgr and the live usage (core/libp2p/resources.ts). Beyond Kubo: "Refused" lists
-// how many connections each limit refused (absent while none was).
+// Swarm.ResourceMgr (system, transient, the bundled services and protocols) and the live usage, with the
+// protocols and peers in use (core/libp2p/resources.ts). Beyond Kubo: "Refused" lists how many connections
+// each limit refused (absent while none was).
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
 import { tabwrite } from '../../core/util/tabwriter.js'
@@ -27,14 +28,17 @@ export const swarmResources = defineCommand({
   output: 'single',
   run: async ({ deps: { network } }): Promise<ResourcesOutput> => {
     if (network == null || !network.settings.resourceMgr.enabled) throw new RpcError(ERR_NO_RCMGR)
-    const { scopeWire } = await import('../../core/libp2p/resources.js')
+    const { scopeWire, scopesWire } = await import('../../core/libp2p/resources.js')
     const r = network.resources
+    const scopes = r.scopes()
     const out: ResourcesOutput = {
       System: scopeWire(r.limits.System, r.usage()),
       Transient: scopeWire(r.limits.Transient, r.usage(c => c.transient === true)),
-      Services: {},
-      Protocols: {}
+      Services: scopesWire(r.limits.Services, scopes.services),
+      Protocols: scopesWire(r.limits.Protocols, scopes.protocols)
     }
+    // Kubo omits an empty Peers map
+    if (scopes.peers.size > 0) out.Peers = scopesWire({}, scopes.peers)
     if (r.refusals.size > 0) out.Refused = Object.fromEntries(r.refusals)
     return out
   },
@@ -48,8 +52,8 @@ export const swarmResources = defineCommand({
       for (const limitName of LIMIT_NAMES) {
         const value = scope[limitName]
         const usage = Number(scope[`${limitName}Usage`] ?? 0)
-        // LimitConfigsToInfo leaves out unlimited limits
-        if (value === 'unlimited' || value == null) continue
+        // LimitConfigsToInfo leaves out unlimited and unset limits
+        if (value === 'unlimited' || value === 'default' || value == null) continue
         let limit: string
         let percent: string
         if (value === 'blockAll') { limit = 'blockAll'; percent = 'n/a' } else {

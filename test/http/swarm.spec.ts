@@ -98,7 +98,11 @@ describe('swarm: spawned tsipfs daemons', function () {
     expect(keys(r.System)).to.deep.equal(['Memory', 'MemoryUsage', 'FD', 'FDUsage', 'Conns', 'ConnsUsage', 'ConnsInbound', 'ConnsInboundUsage', 'ConnsOutbound', 'ConnsOutboundUsage', 'Streams', 'StreamsUsage', 'StreamsInbound', 'StreamsInboundUsage', 'StreamsOutbound', 'StreamsOutboundUsage'])
     expect(r.System.Conns).to.equal('unlimited')
     expect(typeof r.System.Memory).to.equal('string')
-    expect(r.System.ConnsUsage).to.equal((await a.call('swarm/peers')).Peers.length)
+    const peers = (await a.call('swarm/peers')).Peers as Array<{ Peer: string }>
+    expect(r.System.ConnsUsage).to.equal(peers.length)
+    expect(keys(r.Peers).sort()).to.deep.equal([...new Set(peers.map(p => p.Peer))].sort())
+    expect(keys(r.Services)).to.deep.equal(['libp2p.autonat', 'libp2p.holepunch', 'libp2p.identify', 'libp2p.ping', 'libp2p.relay/v2'])
+    expect(r.Protocols['/ipfs/id/1.0.0'].FD).to.equal('blockAll')
   })
 })
 

@@ -13,7 +13,7 @@ import { AddrFilters, parseMask, INVALID_FILTER, isPrivateIp } from '../../../co
 import { choosePeersToClose, ConnManager } from '../../../core/libp2p/connmgr.js'
 import { Peering } from '../../../core/libp2p/peering.js'
 import { BandwidthMetrics } from '../../../core/libp2p/bandwidth.js'
-import { computeLimits, ResourceAccount, scopeWire } from '../../../core/libp2p/resources.js'
+import { computeLimits, ResourceAccount, scopeWire, scopesWire } from '../../../core/libp2p/resources.js'
 import { Bootstrapper, MIN_PEER_THRESHOLD } from '../../../core/libp2p/bootstrap.js'
 import { loopbackOnly } from '../../../core/libp2p/services.js'
 import { inboundAdmission } from '../../../core/libp2p/index.js'
@@ -318,6 +318,38 @@ describe('core/libp2p: network parts', () => {
       expect(Object.keys(wire).slice(0, 4)).to.deep.equal(['Memory', 'MemoryUsage', 'FD', 'FDUsage'])
       expect(wire.Memory).to.equal(String(100 * 1024 * 1024))
       expect(wire).to.include({ Conns: 'unlimited', ConnsUsage: 1, ConnsInbound: 1, ConnsInboundUsage: 1, StreamsInboundUsage: 1 })
+    })
+
+    it('service and protocol scopes: go-libp2p\'s default service limits scaled by MaxMemory, as Kubo lists them', async () => {
+      const big = computeLimits(netSettings(await config(c => { c.Swarm.ResourceMgr = { MaxMemory: '4GiB' } })))
+      expect(Object.keys(big.Services)).to.deep.equal(['libp2p.autonat', 'libp2p.holepunch', 'libp2p.identify', 'libp2p.ping', 'libp2p.relay/v2'])
+      expect(Object.keys(big.Protocols).sort()).to.deep.equal(['/ipfs/id/1.0.0', '/ipfs/id/push/1.0.0', '/ipfs/ping/1.0.0', '/libp2p/autonat/1.0.0', '/libp2p/circuit/relay/0.2.0/hop', '/libp2p/circuit/relay/0.2.0/stop', '/libp2p/dcutr'])
+      // base + increase per GiB × 4
+      expect(big.Services['libp2p.identify']).to.deep.equal({ Memory: 20 * 1024 * 1024, FD: 'blockAll', Conns: 'blockAll', ConnsInbound: 'blockAll', ConnsOutbound: 'blockAll', Streams: 640, StreamsInbound: 320, StreamsOutbound: 320 })
+      expect(big.Protocols['/libp2p/circuit/relay/0.2.0/stop']).to.include({ Memory: 80 * 1024 * 1024, Streams: 3200 })
+      expect(big.Protocols['/libp2p/autonat/1.0.0']).to.include({ Memory: 12 * 1024 * 1024, Streams: 80, StreamsInbound: 80 })
+      // at or below 128 MiB only the base amounts
+      const small = computeLimits(netSettings(await config(c => { c.Swarm.ResourceMgr = { MaxMemory: '100MiB' } })))
+      expect(small.Services['libp2p.holepunch']).to.include({ Memory: 4 * 1024 * 1024, Streams: 64, StreamsInbound: 32 })
+    })
+
+    it('scope usage: streams by protocol and service, connections and streams by peer; unlisted scopes in use say "default"', async () => {
+      const conns = [
+        { direction: 'inbound' as const, remotePeer: 'p1', streams: [{ direction: 'inbound' as const, protocol: '/ipfs/id/1.0.0' }, { direction: 'outbound' as const, protocol: '/ipfs/kad/1.0.0' }] },
+        { direction: 'outbound' as const, remotePeer: 'p2', streams: [{ direction: 'outbound' as const, protocol: '/ipfs/id/push/1.0.0' }, { direction: 'outbound' as const }] }
+      ]
+      const r = new ResourceAccount(netSettings(await config()), () => conns)
+      const scopes = r.scopes()
+      const services = scopesWire(r.limits.Services, scopes.services)
+      expect(services['libp2p.identify']).to.include({ StreamsUsage: 2, StreamsInboundUsage: 1, StreamsOutboundUsage: 1 })
+      expect(services['libp2p.ping']).to.include({ StreamsUsage: 0 })
+      const protocols = scopesWire(r.limits.Protocols, scopes.protocols)
+      expect(Object.keys(protocols)).to.include('/ipfs/kad/1.0.0')
+      expect(Object.keys(protocols)).to.deep.equal([...Object.keys(protocols)].sort())
+      expect(protocols['/ipfs/kad/1.0.0']).to.include({ Streams: 'default', Memory: 'default', StreamsUsage: 1, StreamsOutboundUsage: 1 })
+      const peers = scopesWire({}, scopes.peers)
+      expect(peers.p1).to.include({ Conns: 'default', ConnsUsage: 1, ConnsInboundUsage: 1, StreamsUsage: 2 })
+      expect(peers.p2).to.include({ ConnsOutboundUsage: 1, StreamsUsage: 2 })
     })
   })
 })

@@ -91,6 +91,15 @@ describe('swarm, ping, stats bw plugins', function () {
       expect(rows.slice(1, 4)).to.deep.equal([['system', 'Memory', '1000', '0', '0%'], ['system', 'FD', '10', '1', '10.0%'], ['system', 'ConnsInbound', 'blockAll', '0', 'n/a']])
     })
 
+    it('swarm resources: the table names scopes svc:/proto:/peer: and leaves "default" limits out', () => {
+      const scope = { Memory: '1000', MemoryUsage: 0, FD: 'blockAll', FDUsage: 0, Conns: 'blockAll', ConnsUsage: 0, ConnsInbound: 'blockAll', ConnsInboundUsage: 0, ConnsOutbound: 'blockAll', ConnsOutboundUsage: 0, Streams: 8, StreamsUsage: 2, StreamsInbound: 4, StreamsInboundUsage: 1, StreamsOutbound: 4, StreamsOutboundUsage: 1 }
+      const unset = Object.fromEntries(Object.entries(scope).map(([k, v]) => [k, k.endsWith('Usage') ? v : 'default']))
+      const t = text(swarmResources, { System: unset, Transient: unset, Services: { 'libp2p.ping': scope }, Protocols: { '/ipfs/kad/1.0.0': unset }, Peers: { p1: unset } })
+      const rows = t.split('\n').filter(Boolean).map(l => l.split(/\t+/).filter(Boolean))
+      expect(rows.slice(1).map(r => r[0])).to.deep.equal(Array(8).fill('svc:libp2p.ping'))
+      expect(rows[6]).to.deep.equal(['svc:libp2p.ping', 'Streams', '8', '2', '25.0%'])
+    })
+
     it('ping: pongs in ms with two decimals, texts as they are', () => {
       expect(text(pingPing, { Success: true, Time: 1_234_567, Text: '' })).to.equal('Pong received: time=1.23 ms\n')
       expect(text(pingPing, { Success: true, Time: 0, Text: 'Average latency: 1.23ms' })).to.equal('Average latency: 1.23ms\n')
