@@ -114,9 +114,20 @@ export function fillDefaults (table: ReadonlyMap<string, ResolvedOption>, values
 
 export const camel = (s: string): string => s.replace(/-([a-z0-9])/gi, (_, c: string) => c.toUpperCase())
 
+/** camel() of the option names seen (a closed set: the registry's options), as it runs per request */
+const camelNames = new Map<string, string>()
+const camelOf = (k: string): string => {
+  let c = camelNames.get(k)
+  if (c === undefined) {
+    c = camel(k)
+    if (camelNames.size < 4096) camelNames.set(k, c)
+  }
+  return c
+}
+
 /** Canonical wire names → camelCase handler keys. */
 export function camelize (values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(values)) out[camel(k)] = v
+  for (const k in values) if (Object.hasOwn(values, k)) out[camelOf(k)] = values[k]
   return out
 }

@@ -41,6 +41,8 @@ export interface InvokeInput {
 
 
 const warned = new Set<string>()
+/** resolveHttp answers kept (paths with an argument in them make the set open) */
+const ROUTES_MAX = 1024
 
 export class Registry {
   readonly root: TreeNode = { name: 'ipfs', path: [], children: new Map() }
@@ -48,11 +50,14 @@ export class Registry {
   private readonly plugins: Plugin[] = []
   /** option tables by path, cleared whenever the tree changes */
   private readonly tables = new Map<string, Map<string, ResolvedOption>>()
+  /** resolveHttp answers by path, cleared whenever the tree changes */
+  private readonly routes = new Map<string, { node: TreeNode, pathArg?: string } | null>()
   /** called once per deprecated path when it first runs */
   onDeprecated: (path: string, replacement?: string) => void = () => {}
 
   add (plugin: Plugin): void {
     this.tables.clear()
+    this.routes.clear()
     for (const group of plugin.groups ?? []) {
       const node = this.ensure(group.path, plugin.name)
       if (node.group != null) throw new Error(`duplicate group /${group.path.join('/')}`)
@@ -81,6 +86,7 @@ export class Registry {
     const command = await loader()
     node.command = command.status === 'removed' ? removedStub(command) : command
     this.tables.clear()
+    this.routes.clear()
     return node.command
   }
 
@@ -170,6 +176,17 @@ export class Registry {
    * subcommand, or the first argument of a runnable parent. Returns undefined for 404.
    */
   resolveHttp (segments: string[]): { node: TreeNode, pathArg?: string } | undefined {
+    // memoised per path (a request's hot path); forgotten whenever the tree changes
+    const key = segments.join('\0')
+    const hit = this.routes.get(key)
+    if (hit !== undefined) return hit ?? undefined
+    const found = this.resolveHttpUncached(segments)
+    if (this.routes.size >= ROUTES_MAX) this.routes.clear()
+    this.routes.set(key, found ?? null)
+    return found
+  }
+
+  private resolveHttpUncached (segments: string[]): { node: TreeNode, pathArg?: string } | undefined {
     if (segments.length === 0) return undefined
     const parent = this.node(segments.slice(0, -1))
     if (parent == null) return undefined
@@ -269,8 +286,7 @@ export class Registry {
     }
     fillDefaults(table, values)
     const args = assignArgs(command, input.args ?? [], input.stdin, input.files != null, input.strictArgs === true)
-    const camelValues = camelize(values)
-    const output = typeof command.output === 'function' ? command.output(camelValues as never) : command.output
+    const output = typeof command.output === 'function' ? command.output(camelize(values) as never) : command.output
     return { node, command, args, values, given, files: input.files, output }
   }
 

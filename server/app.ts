@@ -180,7 +180,8 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
     if (!originCheck(ctx, allowedOrigins)) { plain(ctx, 403, '403 - Forbidden'); return }
     // 6. routing
     let decoded: string[]
-    try { decoded = segments.map(s => decodeURIComponent(s)) } catch { decoded = segments }
+    if (!reqPath.includes('%')) decoded = segments
+    else try { decoded = segments.map(s => decodeURIComponent(s)) } catch { decoded = segments }
     const found = registry.resolveHttp(decoded)
     if (found?.node.command == null) {
       if (found != null && found.node.command == null && found.pathArg == null) {

@@ -8,10 +8,15 @@ import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
 import { AGENT_VERSION, KUBO_VERSION } from '../core/version.js'
 
+interface HttpObservation { method: string, code: number, seconds: number, requestBytes: number, responseBytes: number }
+
+/** API requests observed before they are handed to prom-client in one go */
+const HTTP_BATCH = 256
+
 export interface Metrics {
   registry: client.Registry
-  /** count one API request (Kubo's MetricsCollectionOption("api")) */
-  observeHttp: (o: { method: string, code: number, seconds: number, requestBytes: number, responseBytes: number }) => void
+  /** count one API request (Kubo's MetricsCollectionOption("api")); visible from the next text() */
+  observeHttp: (o: HttpObservation) => void
   text: () => Promise<string>
 }
 
@@ -151,15 +156,31 @@ export function metricsFor (container: AwilixContainer<Cradle>): Metrics {
   })
   measureDatastore(registry, cradle.datastore)
   measureBatches(registry, cradle.datastore)
-  const metrics: Metrics = {
-    registry,
-    observeHttp: ({ method, code, seconds, requestBytes, responseBytes }) => {
-      requests.inc({ code: String(code), handler: 'api', method: method.toLowerCase() })
+  const pending: HttpObservation[] = []
+  const flushHttp = (): void => {
+    if (pending.length === 0) return
+    const counts = new Map<string, { code: string, method: string, n: number }>()
+    for (const { method, code, seconds, requestBytes, responseBytes } of pending) {
+      const key = `${code} ${method}`
+      const c = counts.get(key)
+      if (c != null) c.n++
+      else counts.set(key, { code: String(code), method: method.toLowerCase(), n: 1 })
       duration.observe(labels, seconds)
       reqSize.observe(labels, requestBytes)
       resSize.observe(labels, responseBytes)
+    }
+    pending.length = 0
+    for (const { code, method, n } of counts.values()) requests.inc({ code, handler: 'api', method }, n)
+  }
+  const metrics: Metrics = {
+    registry,
+    observeHttp: (o) => {
+      // kept until the next scrape (or a full batch): prom-client's label hashing per call cost more than the rest of a small request's metrics
+      pending.push(o)
+      if (pending.length >= HTTP_BATCH) flushHttp()
     },
     text: async () => {
+      flushHttp()
       let out = await registry.metrics()
       const c = cradle.bitswap?.counters()
       if (c != null) {
