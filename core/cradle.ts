@@ -1,7 +1,7 @@
 // The container's keys. Plugins add their own keys by augmenting `Cradle`
 // (declare module '…/core/cradle.js' { interface Cradle { mfs: Mfs } }); the registry adds `registry` that way
 // (registry/registry.ts), so core/ never imports registry/, plugins/ or server/.
-import type { Logger } from 'winston'
+import type { Logger, Logging } from './logger/index.js'
 import type { AwilixContainer } from 'awilix'
 import type { Datastore } from 'interface-datastore'
 import type { Blockstore } from 'interface-blockstore'
@@ -9,7 +9,6 @@ import type { Libp2p } from '@libp2p/interface'
 import type { ConfigStore } from './config/index.js'
 import type { Keystore } from './keystore/index.js'
 import type { Repo } from './repo/index.js'
-import type { Logging } from './logger/index.js'
 import type { RequestLog } from './request-log.js'
 import type { NodeControl } from './node.js'
 import type { CidEncoder } from './cid-encoder.js'

@@ -2,7 +2,7 @@
 // offline stores). Kept apart from core/container.ts so that running a command needs no store code.
 import { createRequire } from 'node:module'
 import { asFunction, asValue, type AwilixContainer } from 'awilix/browser'
-import type { Logger } from 'winston'
+import type { Logger } from './logger/index.js'
 import type { Cradle, RequestCradle } from './cradle.js'
 
 // the CID encoder (multiformats' bases) is loaded on first use: most commands print no CID

@@ -2,7 +2,7 @@
 // that every front end (RPC, CLI, tests) turns into its own form.
 import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
-import type { Logger } from 'winston'
+import type { Logger } from '../core/logger/index.js'
 import { createRequestScope } from '../core/request-scope.js'
 import { camelize } from './coerce.js'
 import { runPrepared } from './run.js'

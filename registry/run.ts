@@ -1,7 +1,7 @@
 // Running a prepared invocation against its dependencies: the call a handler sees and the normalised
 // outcome every front end (RPC, CLI, tests) turns into its own form. No container here: registry/execute.ts
 // makes the awilix request scope; the CLI runs commands that need no repo against plain values.
-import type { Logger } from 'winston'
+import type { Logger } from '../core/logger/index.js'
 import { camelize } from './coerce.js'
 import type { BytesOutput, GlobalOptionValues, Invocation, Outcome, Prepared } from './types.js'
 

@@ -2,7 +2,7 @@
 // /api/v0/commands and the CLI.
 import type { AwilixContainer } from 'awilix'
 import type { Cradle, RequestCradle } from '../core/cradle.js'
-import type { Logger } from 'winston'
+import type { Logger } from '../core/logger/index.js'
 
 export type Status = 'active' | 'experimental' | 'deprecated' | 'removed'
 

@@ -71,7 +71,7 @@ export async function serveDebug (ctx: Context, container: AwilixContainer<Cradl
   if (p === '/debug/metrics/prometheus') {
     const metrics = metricsFor(container)
     ctx.status = 200
-    ctx.set('Content-Type', metrics.registry.contentType)
+    ctx.set('Content-Type', metrics.contentType)
     ctx.body = await metrics.text()
     return true
   }

@@ -2,7 +2,9 @@
 // ipfs_http_* (the API's request counter and summaries), ipfs_fsrepo_datastore_* (go-ds-measure over the
 // datastore), ipfs_bitswap_* (bitswap's counters), ipfs_p2p_peers_total, ipfs_info, and prom-client's
 // process_* / nodejs_* defaults in place of Go's process_* / go_*.
-import client from 'prom-client'
+// prom-client (with @opentelemetry/api, ~80 modules) loads off the start-up path: until it is there the
+// counts are queued and replayed in order (loaded at the first scrape, 2 s after start, or 10,000 counts).
+import type client from 'prom-client'
 import type { Datastore } from 'interface-datastore'
 import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
@@ -14,7 +16,8 @@ interface HttpObservation { method: string, code: number, seconds: number, reque
 const HTTP_BATCH = 256
 
 export interface Metrics {
-  registry: client.Registry
+  /** the exposition format's Content-Type */
+  contentType: string
   /** count one API request (Kubo's MetricsCollectionOption("api")); visible from the next text() */
   observeHttp: (o: HttpObservation) => void
   text: () => Promise<string>
@@ -24,47 +27,66 @@ const OBJECTIVES = [0.5, 0.9, 0.99]
 /** go-ds-measure's buckets */
 const LATENCY = [0.0001, 0.001, 0.01, 0.1, 1]
 const SIZES = [64, 4096, 262144, 16777216]
+/** prom-client's Registry.PROMETHEUS_CONTENT_TYPE (known before it loads) */
+const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
+/** counts queued before prom-client is loaded that start loading it */
+const MAX_QUEUED = 10_000
+/** after this long it loads anyway (the start-up path is over by then) */
+const LOAD_AFTER_MS = 2000
+
+type Client = typeof client
+/** run against prom-client now, or once it is loaded (in order) */
+type When = (fn: (client: Client) => void) => void
+const seconds = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9
 
 /** go-ds-measure: <op>_total, <op>_errors_total, <op>_latency_seconds (and sizes) for each datastore call */
-function measureDatastore (registry: client.Registry, ds: Datastore): void {
+function measureDatastore (when: When, registry: () => client.Registry, ds: Datastore): void {
   const ops: Array<[keyof Datastore & string, string, string, 'put' | 'get' | undefined]> = [
     ['get', 'get', 'Datastore.Get', 'get'], ['put', 'put', 'Datastore.Put', 'put'], ['has', 'has', 'Datastore.Has', undefined],
     ['delete', 'delete', 'Datastore.Delete', undefined], ['query', 'query', 'Datastore.Query', undefined], ['queryKeys', 'query', 'Datastore.Query', undefined]
   ]
-  const made = new Map<string, { total: client.Counter, errors: client.Counter, latency: client.Histogram, size?: client.Histogram }>()
-  for (const [method, op, call, sized] of ops) {
+  interface Made { total: client.Counter, errors: client.Counter, latency: client.Histogram, size?: client.Histogram }
+  const made = new Map<string, Made>()
+  const metricOf = (c: Client, op: string, call: string, sized: 'put' | 'get' | undefined): Made => {
     let m = made.get(op)
     if (m == null) {
       const p = `ipfs_fsrepo_datastore_${op}`
+      const registers = [registry()]
       m = {
-        total: new client.Counter({ name: `${p}_total`, help: `Total number of ${call} calls`, registers: [registry] }),
-        errors: new client.Counter({ name: `${p}_errors_total`, help: `Number of errored ${call} calls`, registers: [registry] }),
-        latency: new client.Histogram({ name: `${p}_latency_seconds`, help: `Latency distribution of ${call} calls`, buckets: LATENCY, registers: [registry] }),
-        size: sized == null ? undefined : new client.Histogram({ name: `${p}_size_bytes`, help: sized === 'get' ? 'Size distribution of retrieved byte slices' : 'Size distribution of stored byte slices', buckets: SIZES, registers: [registry] })
+        total: new c.Counter({ name: `${p}_total`, help: `Total number of ${call} calls`, registers }),
+        errors: new c.Counter({ name: `${p}_errors_total`, help: `Number of errored ${call} calls`, registers }),
+        latency: new c.Histogram({ name: `${p}_latency_seconds`, help: `Latency distribution of ${call} calls`, buckets: LATENCY, registers }),
+        size: sized == null ? undefined : new c.Histogram({ name: `${p}_size_bytes`, help: sized === 'get' ? 'Size distribution of retrieved byte slices' : 'Size distribution of stored byte slices', buckets: SIZES, registers })
       }
       made.set(op, m)
     }
+    return m
+  }
+  for (const [method, op, call, sized] of ops) {
+    // the metrics exist (at 0) from the first scrape on, as go-ds-measure's
+    when(c => { metricOf(c, op, call, sized) })
     const orig = (ds as any)[method] as ((...a: unknown[]) => unknown) | undefined
     if (typeof orig !== 'function') continue
-    const metric = m
+    const metric = (c: Client): Made => metricOf(c, op, call, sized)
     ;(ds as any)[method] = function (...args: unknown[]) {
-      metric.total.inc()
-      if (sized === 'put' && args[1] instanceof Uint8Array) metric.size?.observe(args[1].byteLength)
-      const end = metric.latency.startTimer()
+      when(c => { metric(c).total.inc() })
+      if (sized === 'put' && args[1] instanceof Uint8Array) { const n = args[1].byteLength; when(c => { metric(c).size?.observe(n) }) }
+      const start = process.hrtime.bigint()
+      const end = (): void => { const s = seconds(start); when(c => { metric(c).latency.observe(s) }) }
       let result: unknown
       try {
         result = orig.apply(ds, args)
       } catch (err) {
-        metric.errors.inc(); end(); throw err
+        when(c => { metric(c).errors.inc() }); end(); throw err
       }
       if (result instanceof Promise) {
         return result.then((v: unknown) => {
           end()
-          if (sized === 'get' && v instanceof Uint8Array) metric.size?.observe(v.byteLength)
+          if (sized === 'get' && v instanceof Uint8Array) { const n = v.byteLength; when(c => { metric(c).size?.observe(n) }) }
           return v
         }, (err: unknown) => {
           // go-ds-measure: a missing key is not an error
-          if ((err as { name?: string }).name !== 'NotFoundError') metric.errors.inc()
+          if ((err as { name?: string }).name !== 'NotFoundError') when(c => { metric(c).errors.inc() })
           end(); throw err
         })
       }
@@ -75,31 +97,47 @@ function measureDatastore (registry: client.Registry, ds: Datastore): void {
 }
 
 /** go-ds-measure's Batch: batchput/batchdelete/batchcommit totals, errors and latencies */
-function measureBatches (registry: client.Registry, ds: Datastore): void {
-  const make = (op: string, call: string): { total: client.Counter, errors: client.Counter, latency: client.Histogram } => {
-    const p = `ipfs_fsrepo_datastore_${op}`
-    return {
-      total: new client.Counter({ name: `${p}_total`, help: `Total number of ${call} calls`, registers: [registry] }),
-      errors: new client.Counter({ name: `${p}_errors_total`, help: `Number of errored ${call} calls`, registers: [registry] }),
-      latency: new client.Histogram({ name: `${p}_latency_seconds`, help: `Latency distribution of ${call} calls`, buckets: LATENCY, registers: [registry] })
+function measureBatches (when: When, registry: () => client.Registry, ds: Datastore): void {
+  interface Made { total: client.Counter, errors: client.Counter, latency: client.Histogram }
+  let metrics: { put: Made, size: client.Histogram, del: Made, commit: Made } | undefined
+  const of = (c: Client): NonNullable<typeof metrics> => {
+    if (metrics != null) return metrics
+    const registers = [registry()]
+    const make = (op: string, call: string): Made => {
+      const p = `ipfs_fsrepo_datastore_${op}`
+      return {
+        total: new c.Counter({ name: `${p}_total`, help: `Total number of ${call} calls`, registers }),
+        errors: new c.Counter({ name: `${p}_errors_total`, help: `Number of errored ${call} calls`, registers }),
+        latency: new c.Histogram({ name: `${p}_latency_seconds`, help: `Latency distribution of ${call} calls`, buckets: LATENCY, registers })
+      }
     }
+    const put = make('batchput', 'Batch.Put')
+    const size = new c.Histogram({ name: 'ipfs_fsrepo_datastore_batchput_size_bytes', help: 'Size distribution of byte slices put into batches', buckets: SIZES, registers })
+    metrics = { put, size, del: make('batchdelete', 'Batch.Delete'), commit: make('batchcommit', 'Batch.Commit') }
+    return metrics
   }
-  const put = make('batchput', 'Batch.Put')
-  const size = new client.Histogram({ name: 'ipfs_fsrepo_datastore_batchput_size_bytes', help: 'Size distribution of byte slices put into batches', buckets: SIZES, registers: [registry] })
-  const del = make('batchdelete', 'Batch.Delete')
-  const commit = make('batchcommit', 'Batch.Commit')
+  when(c => { of(c) })
   const orig = ds.batch.bind(ds)
   ds.batch = () => {
     const b = orig()
     const bput = b.put.bind(b)
     const bdel = b.delete.bind(b)
     const bcommit = b.commit.bind(b)
-    b.put = (key, value) => { put.total.inc(); size.observe(value.byteLength); const end = put.latency.startTimer(); try { bput(key, value) } finally { end() } }
-    b.delete = (key) => { del.total.inc(); const end = del.latency.startTimer(); try { bdel(key) } finally { end() } }
+    b.put = (key, value) => {
+      const n = value.byteLength
+      when(c => { const m = of(c); m.put.total.inc(); m.size.observe(n) })
+      const start = process.hrtime.bigint()
+      try { bput(key, value) } finally { const s = seconds(start); when(c => { of(c).put.latency.observe(s) }) }
+    }
+    b.delete = (key) => {
+      when(c => { of(c).del.total.inc() })
+      const start = process.hrtime.bigint()
+      try { bdel(key) } finally { const s = seconds(start); when(c => { of(c).del.latency.observe(s) }) }
+    }
     b.commit = async (options) => {
-      commit.total.inc()
-      const end = commit.latency.startTimer()
-      try { await bcommit(options) } catch (err) { commit.errors.inc(); throw err } finally { end() }
+      when(c => { of(c).commit.total.inc() })
+      const start = process.hrtime.bigint()
+      try { await bcommit(options) } catch (err) { when(c => { of(c).commit.errors.inc() }); throw err } finally { const s = seconds(start); when(c => { of(c).commit.latency.observe(s) }) }
     }
     return b
   }
@@ -116,72 +154,98 @@ const perContainer = new WeakMap<object, Metrics>()
 export function metricsFor (container: AwilixContainer<Cradle>): Metrics {
   const found = perContainer.get(container)
   if (found != null) return found
-  const registry = new client.Registry()
-  client.collectDefaultMetrics({ register: registry })
-  const labels = { handler: 'api' }
-  const requests = new client.Counter({ name: 'ipfs_http_requests_total', help: 'Total number of HTTP requests made.', labelNames: ['code', 'handler', 'method'], registers: [registry] })
-  const summary = (name: string, help: string): client.Summary => new client.Summary({ name, help, labelNames: ['handler'], percentiles: OBJECTIVES, registers: [registry] })
-  const duration = summary('ipfs_http_request_duration_seconds', 'The HTTP request latencies in seconds.')
-  const reqSize = summary('ipfs_http_request_size_bytes', 'The HTTP request sizes in bytes.')
-  const resSize = summary('ipfs_http_response_size_bytes', 'The HTTP response sizes in bytes.')
-  const info = new client.Gauge({ name: 'ipfs_info', help: 'Kubo IPFS version information.', labelNames: ['commit', 'version', 'agent'], registers: [registry] })
-  info.set({ commit: '', version: KUBO_VERSION, agent: AGENT_VERSION }, 1)
   const cradle = container.cradle
-  // eslint-disable-next-line no-new
-  new client.Gauge({
-    name: 'ipfs_p2p_peers_total',
-    help: 'Number of connected peers',
-    labelNames: ['transport'],
-    registers: [registry],
-    collect () {
-      this.reset()
-      const libp2p = cradle.libp2p
-      if (libp2p == null) return
-      const counts = new Map<string, number>()
-      for (const peer of libp2p.getPeers()) {
-        const conn = libp2p.getConnections(peer)[0]
-        if (conn == null) continue
-        const tr = conn.remoteAddr.getComponents().filter(c => c.name !== 'p2p').map(c => '/' + c.name).join('')
-        counts.set(tr, (counts.get(tr) ?? 0) + 1)
+  let loaded: { client: Client, registry: client.Registry } | undefined
+  let loading: Promise<void> | undefined
+  let queue: Array<(c: Client) => void> = []
+  const load = async (): Promise<void> => {
+    loading ??= import('prom-client').then(({ default: c }) => {
+      const registry = new c.Registry()
+      loaded = { client: c, registry }
+      for (const fn of queue) fn(c)
+      queue = []
+    })
+    await loading
+  }
+  const when: When = (fn) => {
+    if (loaded != null) { fn(loaded.client); return }
+    queue.push(fn)
+    if (queue.length === MAX_QUEUED) void load()
+  }
+  const registry = (): client.Registry => loaded!.registry
+  setTimeout(() => { void load() }, LOAD_AFTER_MS).unref()
+  const labels = { handler: 'api' }
+  let http: { requests: client.Counter, duration: client.Summary, reqSize: client.Summary, resSize: client.Summary } | undefined
+  when((c) => {
+    const registers = [registry()]
+    c.collectDefaultMetrics({ register: registry() })
+    const requests = new c.Counter({ name: 'ipfs_http_requests_total', help: 'Total number of HTTP requests made.', labelNames: ['code', 'handler', 'method'], registers })
+    const summary = (name: string, help: string): client.Summary => new c.Summary({ name, help, labelNames: ['handler'], percentiles: OBJECTIVES, registers })
+    const duration = summary('ipfs_http_request_duration_seconds', 'The HTTP request latencies in seconds.')
+    const reqSize = summary('ipfs_http_request_size_bytes', 'The HTTP request sizes in bytes.')
+    const resSize = summary('ipfs_http_response_size_bytes', 'The HTTP response sizes in bytes.')
+    http = { requests, duration, reqSize, resSize }
+    const info = new c.Gauge({ name: 'ipfs_info', help: 'Kubo IPFS version information.', labelNames: ['commit', 'version', 'agent'], registers })
+    info.set({ commit: '', version: KUBO_VERSION, agent: AGENT_VERSION }, 1)
+    // eslint-disable-next-line no-new
+    new c.Gauge({
+      name: 'ipfs_p2p_peers_total',
+      help: 'Number of connected peers',
+      labelNames: ['transport'],
+      registers,
+      collect () {
+        this.reset()
+        const libp2p = cradle.libp2p
+        if (libp2p == null) return
+        const counts = new Map<string, number>()
+        for (const peer of libp2p.getPeers()) {
+          const conn = libp2p.getConnections(peer)[0]
+          if (conn == null) continue
+          const tr = conn.remoteAddr.getComponents().filter(c => c.name !== 'p2p').map(c => '/' + c.name).join('')
+          counts.set(tr, (counts.get(tr) ?? 0) + 1)
+        }
+        for (const [transport, n] of counts) this.set({ transport }, n)
       }
-      for (const [transport, n] of counts) this.set({ transport }, n)
-    }
+    })
+    // eslint-disable-next-line no-new
+    new c.Gauge({
+      name: 'ipfs_bitswap_wantlist_total',
+      help: 'Number of items in wantlist.',
+      registers,
+      collect () { this.set(cradle.bitswap?.wantlist().length ?? 0) }
+    })
   })
-  // eslint-disable-next-line no-new
-  new client.Gauge({
-    name: 'ipfs_bitswap_wantlist_total',
-    help: 'Number of items in wantlist.',
-    registers: [registry],
-    collect () { this.set(cradle.bitswap?.wantlist().length ?? 0) }
-  })
-  measureDatastore(registry, cradle.datastore)
-  measureBatches(registry, cradle.datastore)
+  measureDatastore(when, registry, cradle.datastore)
+  measureBatches(when, registry, cradle.datastore)
   const pending: HttpObservation[] = []
   const flushHttp = (): void => {
-    if (pending.length === 0) return
+    if (http == null || pending.length === 0) return
     const counts = new Map<string, { code: string, method: string, n: number }>()
     for (const { method, code, seconds, requestBytes, responseBytes } of pending) {
       const key = `${code} ${method}`
       const c = counts.get(key)
       if (c != null) c.n++
       else counts.set(key, { code: String(code), method: method.toLowerCase(), n: 1 })
-      duration.observe(labels, seconds)
-      reqSize.observe(labels, requestBytes)
-      resSize.observe(labels, responseBytes)
+      http.duration.observe(labels, seconds)
+      http.reqSize.observe(labels, requestBytes)
+      http.resSize.observe(labels, responseBytes)
     }
     pending.length = 0
-    for (const { code, method, n } of counts.values()) requests.inc({ code, handler: 'api', method }, n)
+    for (const { code, method, n } of counts.values()) http.requests.inc({ code, handler: 'api', method }, n)
   }
   const metrics: Metrics = {
-    registry,
+    contentType: CONTENT_TYPE,
     observeHttp: (o) => {
       // kept until the next scrape (or a full batch): prom-client's label hashing per call cost more than the rest of a small request's metrics
       pending.push(o)
-      if (pending.length >= HTTP_BATCH) flushHttp()
+      if (pending.length % HTTP_BATCH !== 0) return
+      if (http != null) flushHttp()
+      else if (pending.length >= MAX_QUEUED) void load()
     },
     text: async () => {
+      await load()
       flushHttp()
-      let out = await registry.metrics()
+      let out = await registry().metrics()
       const c = cradle.bitswap?.counters()
       if (c != null) {
         // boxo's bitswap histograms, from the running totals bitswap keeps

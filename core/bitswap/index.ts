@@ -10,7 +10,7 @@ import { withBitswap, type Bitswap, type BitswapComponents, type BitswapOptions 
 import type { AbortOptions, Libp2p, PeerId } from '@libp2p/interface'
 import type { Blockstore } from 'interface-blockstore'
 import type { CID } from 'multiformats/cid'
-import type { Logger } from 'winston'
+import type { Logger } from '../logger/index.js'
 import { hashByCode } from '../hashes.js'
 import { getBlock, offlineNotFound, type NodeBlockstore } from '../blockstore/index.js'
 import type { Startable } from '../lifecycle.js'

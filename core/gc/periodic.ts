@@ -1,6 +1,6 @@
 // `daemon --enable-gc` (kubo corerepo.PeriodicGC / maybeGC): every Datastore.GCPeriod, collect
 // garbage when the repo takes more than Datastore.StorageGCWatermark percent of Datastore.StorageMax.
-import type { Logger } from 'winston'
+import type { Logger } from '../logger/index.js'
 import type { Blockstore } from 'interface-blockstore'
 import type { ConfigStore } from '../config/index.js'
 import { parseGoDuration, parseHumanBytes } from '../config/units.js'

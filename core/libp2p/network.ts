@@ -4,7 +4,7 @@
 import { multiaddr, type Multiaddr } from '@multiformats/multiaddr'
 import { peerIdFromString } from '@libp2p/peer-id'
 import type { Connection, Libp2p, PeerId, PeerInfo } from '@libp2p/interface'
-import type { Logger } from 'winston'
+import type { Logger } from '../logger/index.js'
 import { BandwidthMetrics, type Bandwidth } from './bandwidth.js'
 import { AddrFilters } from './filters.js'
 import { ConnManager } from './connmgr.js'

@@ -1,10 +1,24 @@
-// winston logging with Kubo-style subsystems (log/level, log/ls, log/tail).
-import winston, { type Logger } from 'winston'
+// Logging with Kubo-style subsystems (log/level, log/ls, log/tail): a logger per subsystem writing
+// go-log's text lines to stderr (the daemon) or nowhere. Written here rather than with winston, whose
+// ~100 modules every start-up loaded to print a line or two.
 import { PassThrough } from 'node:stream'
 
 /** go-log levels */
 export const LEVELS = ['debug', 'info', 'warn', 'error', 'dpanic', 'panic', 'fatal'] as const
-const WINSTON_LEVELS: Record<string, number> = { fatal: 0, panic: 1, dpanic: 2, error: 3, warn: 4, info: 5, debug: 6 }
+const RANK: Record<string, number> = { fatal: 0, panic: 1, dpanic: 2, error: 3, warn: 4, info: 5, debug: 6 }
+
+/** one subsystem's logger (each method takes the message; child() makes one with other fields) */
+export interface Logger {
+  fatal: (message: unknown) => Logger
+  panic: (message: unknown) => Logger
+  dpanic: (message: unknown) => Logger
+  error: (message: unknown) => Logger
+  warn: (message: unknown) => Logger
+  info: (message: unknown) => Logger
+  debug: (message: unknown) => Logger
+  log: (level: string, message: unknown) => Logger
+  child: (fields: { logger?: string, [field: string]: unknown }) => Logger
+}
 
 export interface LogEvent { level: string, logger: string, msg: string, ts: string, [key: string]: unknown }
 
@@ -37,22 +51,24 @@ export function createLogging (init: LoggingInit = {}): Logging {
   const tails = new Set<PassThrough>()
 
   const levelOf = (sub: string): string => own.get(sub) ?? defaultLevel
-  const filter = winston.format((info) => {
-    const sub = String(info.logger ?? 'tsipfs')
-    const want = WINSTON_LEVELS[levelOf(sub)] ?? WINSTON_LEVELS.error
-    const have = WINSTON_LEVELS[info.level] ?? WINSTON_LEVELS.info
-    for (const t of tails) t.write({ level: info.level, logger: sub, msg: String(info.message), ts: new Date().toISOString() })
-    return have <= want ? info : false
-  })
-  const transports: winston.transport[] = init.console === true
-    ? [new winston.transports.Stream({ stream: process.stderr })]
-    : [new winston.transports.Stream({ stream: new PassThrough().resume() })]
-  const root = winston.createLogger({
-    levels: WINSTON_LEVELS,
-    level: 'debug',
-    format: winston.format.combine(filter(), winston.format.timestamp(), winston.format.printf(i => `${String(i.timestamp)}\t${i.level.toUpperCase()}\t${String(i.logger ?? 'tsipfs')}\t${String(i.message)}`)),
-    transports
-  })
+  const sink = init.console === true ? process.stderr : undefined
+  const emit = (level: string, sub: string, message: unknown): void => {
+    const msg = message instanceof Error ? message.message : String(message)
+    const ts = new Date().toISOString()
+    for (const t of tails) t.write({ level, logger: sub, msg, ts })
+    if (sink == null) return
+    const want = RANK[levelOf(sub)] ?? RANK.error
+    const have = RANK[level] ?? RANK.info
+    if (have <= want) sink.write(`${ts}\t${level.toUpperCase()}\t${sub}\t${msg}\n`)
+  }
+  const makeLogger = (sub: string): Logger => {
+    const logger = {} as Logger
+    for (const level of LEVELS) logger[level] = (message) => { emit(level, sub, message); return logger }
+    logger.log = (level, message) => { emit(level, sub, message); return logger }
+    logger.child = (fields) => makeLogger(fields.logger ?? sub)
+    return logger
+  }
+  const root = makeLogger('tsipfs')
 
   return {
     root,

@@ -1,5 +1,5 @@
 // Ipns.DelegatedPublishers: PUT /routing/v1/ipns/{name} on each configured HTTP router (IPIP-0379).
-import type { Logger } from 'winston'
+import type { Logger } from '../logger/index.js'
 import type { KuboConfig } from '../config/index.js'
 
 /** Ipns.DelegatedPublishers as URLs ("auto" means the AutoConf list: none here). */

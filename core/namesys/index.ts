@@ -5,7 +5,7 @@
 import type { Datastore, Key } from 'interface-datastore'
 import { Libp2pRecord } from '@libp2p/record'
 import type { Libp2p, PrivateKey } from '@libp2p/interface'
-import type { Logger } from 'winston'
+import type { Logger } from '../logger/index.js'
 import { createIPNSRecordWithExpiration, marshalIPNSRecord, unmarshalIPNSRecord, type IPNSRecord } from 'ipns'
 import { ipnsValidator } from 'ipns/validator'
 import { ipnsSelector } from 'ipns/selector'

@@ -5,7 +5,7 @@
 // are published again.
 import type { Libp2p, PeerId, Stream, Connection } from '@libp2p/interface'
 import type { Datastore } from 'interface-datastore'
-import type { Logger } from 'winston'
+import type { Logger } from '../logger/index.js'
 import { ipnsValidator } from 'ipns/validator'
 import { ipnsSelector } from 'ipns/selector'
 import { ipnsNameString, ipnsPubsubTopic, ipnsRoutingKey, nameOfTopic, type NameHash } from './name.js'

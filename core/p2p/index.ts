@@ -7,7 +7,7 @@
 import type net from 'node:net'
 import type { Libp2p, PeerId } from '@libp2p/interface'
 import { multiaddr, type Multiaddr } from '@multiformats/multiaddr'
-import type { Logger } from 'winston'
+import type { Logger } from '../logger/index.js'
 import { StreamDuplex } from './duplex.js'
 import { boundAddr, dialTo, listenOn, remoteAddr } from './net.js'
 

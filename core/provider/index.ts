@@ -9,7 +9,7 @@
 // set again. `provide stat` reports the queue, schedule, workers and counters in Kubo's sweep shape.
 import type { Libp2p } from '@libp2p/interface'
 import type { CID } from 'multiformats/cid'
-import type { Logger } from 'winston'
+import type { Logger } from '../logger/index.js'
 import type { ConfigStore } from '../config/index.js'
 import type { NodeBlockstore } from '../blockstore/index.js'
 import type { Pins } from '../pins/index.js'

@@ -4,7 +4,7 @@
 // name is replaced (POST /pins/{requestid}), none is added; a root already pinned (or pinning) is left, and
 // a service is not asked again before Policies.MFS.RepinInterval (default 5m) unless its config changes.
 import type { CID } from 'multiformats/cid'
-import type { Logger } from 'winston'
+import type { Logger } from '../../core/logger/index.js'
 import type { ConfigStore } from '../../core/config/index.js'
 import type { Libp2p } from '@libp2p/interface'
 import { PIN_STATUSES, PinningServiceClient } from '../../core/pinning/client.js'
