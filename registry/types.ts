@@ -112,8 +112,11 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   noRepo?: boolean
   /** exists only in the CLI (daemon, init): not routed, not in /api/v0/commands */
   cliOnly?: boolean
-  /** in-process CLI runs: 'readonly' opens config and keystore without the repo lock (works beside a daemon, like Kubo's key export) */
-  repoAccess?: 'readonly'
+  /**
+   * in-process CLI runs: 'readonly' opens config and keystore without the repo lock (works beside a daemon,
+   * like Kubo's key export); 'config' gives the handler only `config` and `repoPath`, under the repo lock (no stores, no plugins)
+   */
+  repoAccess?: 'readonly' | 'config'
   /** string-stdin args: after required args, append all remaining body lines (Kubo ParseBodyArgs) */
   bodyArgs?: boolean
   output: OutputKind | ((opts: OptionValues<O> & GlobalOptionValues) => OutputKind)

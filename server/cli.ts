@@ -6,9 +6,9 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import { Registry, type TreeNode } from '../registry/registry.js'
 import { errorMessage, NotOnlineError, RequestParseError, RpcError } from '../core/errors.js'
-import { defaultRepoPath, isInitialized, readApiFile } from '../core/repo/paths.js'
-import { repoLocked } from '../core/repo/lock.js'
-import { loadConfigFile } from '../core/config/index.js'
+import { defaultRepoPath, isInitialized, readApiFile, readRepoConfig } from '../core/repo/paths.js'
+import { acquireLock, repoLocked } from '../core/repo/lock.js'
+import { configPath, createConfigStore, loadConfigFile } from '../core/config/index.js'
 import type { Outcome } from '../registry/execute.js'
 import { camelize } from '../registry/coerce.js'
 import type { CommandSpec, FileEntry, Plugin, Prepared, TextCall } from '../registry/types.js'
@@ -346,7 +346,7 @@ function textCallOf (prepared: Prepared): TextCall {
  * What a command that needs no repo runs against (Kubo's doesNotUseRepo): the CLI's tree, no stores and
  * no container; the logger and the CID encoder load on first use.
  */
-function lightDeps (registry: Registry, signal: AbortSignal, options: Record<string, unknown>): RequestCradle {
+function lightDeps (registry: Registry, signal: AbortSignal, options: Record<string, unknown>, more: Record<string, () => unknown> = {}): RequestCradle {
   let logging: Logging | undefined
   const getLogging = (): Logging => (logging ??= (require('../core/logger/index.js') as typeof import('../core/logger/index.js')).createLogging())
   const values: Record<string, () => unknown> = {
@@ -359,7 +359,8 @@ function lightDeps (registry: Registry, signal: AbortSignal, options: Record<str
     cidEncoder: () => (require('../core/cid-encoder.js') as typeof import('../core/cid-encoder.js')).createCidEncoder({
       cidBase: options['cid-base'] as string | undefined,
       upgradeCidv0InOutput: options['upgrade-cidv0-in-output'] as boolean | undefined
-    })
+    }),
+    ...more
   }
   return new Proxy({} as RequestCradle, {
     get: (_, key) => {
@@ -472,6 +473,21 @@ async function run (registry: Registry, parsed: ParsedArgv, command: CommandSpec
     const deps = lightDeps(registry, controller.signal, prepared.values)
     const outcome = await runPrepared(prepared, deps, { signal: controller.signal, log: () => deps.log })
     await render(command, outcome, textCallOf(prepared), enc, totalSize(files))
+    return
+  }
+  if (command.repoAccess === 'config') {
+    // the config commands read and write only the config file (as the node would: read, then the lock)
+    const { runPrepared } = await import('../registry/run.js')
+    const config = createConfigStore(await readRepoConfig(repoPath), configPath(repoPath))
+    const lock = await acquireLock(repoPath)
+    try {
+      const prepared = registry.prepare(command.path, input)
+      const deps = lightDeps(registry, controller.signal, prepared.values, { repoPath: () => repoPath, config: () => config })
+      const outcome = await runPrepared(prepared, deps, { signal: controller.signal, log: () => deps.log })
+      await render(command, outcome, textCallOf(prepared), enc, totalSize(files))
+    } finally {
+      await lock.release()
+    }
     return
   }
   const { execute } = await import('../registry/execute.js')

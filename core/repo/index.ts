@@ -30,7 +30,7 @@ export interface Repo {
 }
 
 // the light helpers the CLI needs before it knows whether to load a node (core/repo/paths.ts)
-export { defaultRepoPath, isInitialized, readApiFile } from './paths.js'
+export { defaultRepoPath, isInitialized, readApiFile, readRepoConfig } from './paths.js'
 import { isInitialized } from './paths.js'
 
 export interface InitOptions {
@@ -127,15 +127,6 @@ async function seedRepo (stores: RepoStores, sync: boolean): Promise<void> {
     await level.close()
     await flatfs.close()
   }
-}
-
-export async function readRepoConfig (repoPath: string, configFile?: string): Promise<KuboConfig> {
-  if (!await isInitialized(repoPath)) throw new NotInitializedError()
-  const version = (await fs.readFile(path.join(repoPath, 'version'), 'utf8').catch(() => `${REPO_VERSION}`)).trim()
-  if (version !== String(REPO_VERSION)) {
-    throw new RpcError(`ipfs repo needs migration, please run migration tool.\nSee https://github.com/ipfs/fs-repo-migrations/blob/master/run.md\nSorry for the inconvenience. In the future, these will run automatically.`)
-  }
-  return await loadConfigFile(configPath(repoPath, configFile))
 }
 
 export function createRepo (repoPath: string): Repo {

@@ -42,6 +42,7 @@ async function backupConfig (repoPath: string, configFile: string, prefix: strin
 
 export const configProfileApply = defineCommand({
   path: ['config', 'profile', 'apply'],
+  repoAccess: 'config',
   description: 'Apply profile to config.',
   args: [{ name: 'profile', kind: 'string', required: true, description: 'The profile to apply to the config.' }],
   options: {

@@ -47,6 +47,7 @@ async function setConfig (store: ConfigStore, key: string, value: Json): Promise
 
 export const configConfig = defineCommand({
   path: ['config'],
+  repoAccess: 'config',
   description: 'Get and set IPFS config values.',
   help: "'ipfs config' controls configuration variables. It works like 'git config'.\nThe configuration values are stored in a config file inside your IPFS_PATH.",
   args: [
@@ -88,7 +89,7 @@ export const configConfig = defineCommand({
         } catch {}
       }
       let id: { text: string, multihash: Uint8Array }
-      try { id = nodePeerId(config.get()) } catch (err) { throw new RpcError(message(err)) }
+      try { id = await nodePeerId(config.get()) } catch (err) { throw new RpcError(message(err)) }
       if (!samePeer(candidate, id.multihash)) {
         throw new RpcError("cannot set Identity.PeerID to a value that does not match the node's private key; use 'ipfs key rotate' to change the node identity")
       }

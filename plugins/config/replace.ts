@@ -26,6 +26,7 @@ async function firstFile (files: AsyncIterable<FileEntry> | undefined): Promise<
 
 export const configReplace = defineCommand({
   path: ['config', 'replace'],
+  repoAccess: 'config',
   description: 'Replace the config with <file>.',
   help: "Make sure to back up the config file first if necessary, as this operation\ncan't be undone.\n\nThe private key cannot be set over the Kubo RPC API. 'ipfs config replace'\nkeeps the existing Identity.PrivKey and ignores that field in <file>. It\nthen re-derives Identity.PeerID from the stored key, so a different PeerID\nin <file> is overwritten with the one derived from the key on disk.\n\nTo change the node's identity, stop the daemon and run 'ipfs key rotate'.",
   args: [{ name: 'file', kind: 'file', required: true, description: 'The file to use as the new config.' }],
@@ -47,7 +48,7 @@ export const configReplace = defineCommand({
     try { pk = mapGetKV(current, PRIVKEY_SELECTOR) } catch { throw new RpcError('failed to get PrivKey') }
     if (typeof pk !== 'string') throw new RpcError('private key in config was not a string')
     let id: string
-    try { id = nodePeerId(current).text } catch (err) { throw new RpcError((err as Error).message) }
+    try { id = (await nodePeerId(current)).text } catch (err) { throw new RpcError((err as Error).message) }
     next.Identity = { PeerID: id, PrivKey: pk }
 
     // remote pinning services: their API details are secrets that stay as they are

@@ -1,6 +1,4 @@
 // Helpers shared by the config commands (kubo core/commands/config.go, config/config.go).
-import { privateKeyFromProtobuf } from '@libp2p/crypto/keys'
-import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import { base58btc } from 'multiformats/bases/base58'
 import { bases } from 'multiformats/basics'
 import { CID } from 'multiformats/cid'
@@ -63,11 +61,12 @@ export function decodePeerId (text: string): Uint8Array {
   return cid.multihash.bytes
 }
 
-/** Kubo nodePeerID: the PeerID implied by Identity.PrivKey. */
-export function nodePeerId (cfg: KuboConfig): { text: string, multihash: Uint8Array } {
+/** Kubo nodePeerID: the PeerID implied by Identity.PrivKey (the key modules load only here). */
+export async function nodePeerId (cfg: KuboConfig): Promise<{ text: string, multihash: Uint8Array }> {
   let pk: Json
   try { pk = mapGetKV(cfg, PRIVKEY_SELECTOR) } catch { throw new Error('failed to get PrivKey') }
   if (typeof pk !== 'string') throw new Error('private key in config was not a string')
+  const [{ privateKeyFromProtobuf }, { peerIdFromPrivateKey }] = await Promise.all([import('@libp2p/crypto/keys'), import('@libp2p/peer-id')])
   try {
     const id = peerIdFromPrivateKey(privateKeyFromProtobuf(Buffer.from(pk, 'base64')))
     return { text: id.toString(), multihash: id.toMultihash().bytes }

@@ -9,6 +9,7 @@ import { PINNING_CONCEAL, scrub, scrubPrivKey } from './repo.js'
 
 export const configShow = defineCommand({
   path: ['config', 'show'],
+  repoAccess: 'config',
   description: 'Output config file contents.',
   help: 'NOTE: For security reasons, this command will omit your private key and remote services. If you would like to make a full backup of your config (private key included), you must copy the config file from your repo.',
   output: 'single',
