@@ -16,6 +16,8 @@ import { getBlock, offlineNotFound, type NodeBlockstore } from '../blockstore/in
 import type { Startable } from '../lifecycle.js'
 import { libp2pRouting } from './routing.js'
 import { BitswapClient, type BitswapNetwork } from './client.js'
+import { MessageSender, type SendMessage } from './sender.js'
+import { serveWants, type ServeDeps, type ServingLedger } from './serve.js'
 import { BitswapStats, instrument, type BitswapCounters, type BitswapInternals, type LedgerOutput } from './stats.js'
 
 export { libp2pRouting, type Routing } from './routing.js'
@@ -93,24 +95,24 @@ export function multihashOf (code: number, bytes: Uint8Array, size: number): Uin
   }
 }
 
-type ServingLedger = NonNullable<ReturnType<BitswapInternals['peerWantLists']['ledgerMap']['get']>>
-const drained = new WeakSet<object>()
-
 /**
  * @helia/bitswap sends a peer's blocks one batch at a time and drops the send a message asks for when
  * 10 are queued, so wants that came meanwhile waited for the peer's next message (a stall of seconds
  * when the peer had sent its whole list): after each batch, the wants that came meanwhile go at once.
+ * The batches are ours (serve.ts).
  */
-function drainLedger (ledger: ServingLedger): void {
-  if (drained.has(ledger)) return
-  drained.add(ledger)
-  const send = ledger.sendBlocksToPeer.bind(ledger)
+function serveLedger (ledger: ServingLedger, deps: ServeDeps): void {
+  const own = ledger as ServingLedger & { sendBlocksToPeer: (options?: AbortOptions) => Promise<void> }
+  if (served.has(ledger)) return
+  served.add(ledger)
   const waiting = (): boolean => [...ledger.wants.values()].some(w => w.status === 'want' && w.haveBlock !== false)
-  ledger.sendBlocksToPeer = async (options) => {
-    await send(options)
-    while (waiting() && options?.signal?.aborted !== true) await send(options)
+  own.sendBlocksToPeer = async (options) => {
+    do await serveWants(ledger, deps, options)
+    while (waiting() && options?.signal?.aborted !== true)
   }
 }
+
+const served = new WeakSet<object>()
 
 /**
  * What a peer still wants from us (boxo's ledger): @helia/bitswap keeps a served want as 'sent' for its
@@ -138,6 +140,7 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
   const local = blockstore.offline()
   let broker: Broker | undefined
   let client: BitswapClient | undefined
+  let sender: MessageSender | undefined
 
   const inner = (): Bitswap | undefined => (broker as unknown as { bitswap?: Bitswap } | undefined)?.bitswap
   /** counters live as long as the node (a restart of the exchange keeps them) */
@@ -202,6 +205,11 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
       if (created == null) throw new Error('bitswap did not start')
       broker = created
       const internals = inner() as unknown as BitswapInternals
+      // our sender (sender.ts) for the client's wants and the served blocks alike
+      const s = sender = new MessageSender(libp2p)
+      const net = internals.network as unknown as { sendMessage: (peer: PeerId, msg: SendMessage, options?: AbortOptions) => Promise<void>, addEventListener: (type: 'peer:disconnected', fn: (evt: CustomEvent<PeerId>) => void) => void }
+      net.sendMessage = async (peer, msg, opts) => { await s.send(peer, msg, opts) }
+      net.addEventListener('peer:disconnected', (evt: CustomEvent<PeerId>) => { s.disconnected(evt.detail) })
       instrument(internals, stats)
       // our client replaces @helia/bitswap's want list (see client.ts): it no longer reads messages
       internals.wantList.receiveMessage = async () => {}
@@ -210,12 +218,16 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
       // reply was lost) finds its old entry gone, so the block is sent again (@helia/bitswap only drops
       // expired entries after reading the new wants, so the new want was swallowed)
       const wants = internals.peerWantLists
+      const serving: ServeDeps = {
+        read: async (cid, opts) => serverEnabled ? await getBlock(local, cid, opts) : await Promise.reject(offlineNotFound(cid)),
+        send: async (peer, msg, opts) => { await internals.network.sendMessage(peer, msg as never, opts) }
+      }
       const receive = wants.receiveMessage.bind(wants)
       wants.receiveMessage = (peer, message) => {
         wants.ledgerMap.get(peer)?.removeExpiredWants()
         receive(peer, message)
         const ledger = wants.ledgerMap.get(peer)
-        if (ledger != null) drainLedger(ledger)
+        if (ledger != null) serveLedger(ledger as unknown as ServingLedger, serving)
       }
       client = new BitswapClient({
         network: internals.network as unknown as BitswapNetwork,
@@ -238,6 +250,8 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
       c?.stop()
       const b = broker
       broker = undefined
+      sender?.stop()
+      sender = undefined
       await b.stop()
     }
   }
