@@ -1,8 +1,12 @@
 // IPNS records through the node's DHTs (core/routing: WAN and LAN kad-dht, both validating and selecting
 // /ipns/ records). go-libp2p-kad-dht fails at once with an empty routing table where js kad-dht would
 // wait for a peer, so only DHTs with peers are asked, and nothing happens when none has any.
+import { Key, type Datastore } from 'interface-datastore'
+import { base32 } from 'multiformats/bases/base32'
+import { ipnsValidator } from 'ipns/validator'
+import { Libp2pRecord } from '@libp2p/record'
 import type { Routing, DhtService } from '../routing/index.js'
-import { merge, QueryEventType } from '../routing/index.js'
+import { DHT_DATASTORE_PREFIX, merge, QueryEventType } from '../routing/index.js'
 
 const withPeers = (routing: Routing): DhtService[] =>
   routing.dhts().map(d => d.dht).filter(d => ((d as { routingTable?: { size: number } }).routingTable?.size ?? 0) > 0)
@@ -11,7 +15,7 @@ const withPeers = (routing: Routing): DhtService[] =>
 export interface FoundValue { value: Uint8Array, validated: boolean }
 
 export class DhtRouting {
-  constructor (private readonly routing: Routing) {}
+  constructor (private readonly routing: Routing, private readonly datastore?: Datastore) {}
 
   hasPeers (): boolean {
     return withPeers(this.routing).length > 0
@@ -26,6 +30,7 @@ export class DhtRouting {
   async search (key: Uint8Array, options: { count: number, timeoutMs: number, signal?: AbortSignal }): Promise<FoundValue[]> {
     const dhts = withPeers(this.routing)
     if (dhts.length === 0) return []
+    if (this.routing.searchValue != null) return await this.lookup(key, options)
     const controller = new AbortController()
     const signal = AbortSignal.any([controller.signal, ...(options.signal != null ? [options.signal] : []), ...(options.timeoutMs > 0 ? [AbortSignal.timeout(options.timeoutMs)] : [])])
     const out: FoundValue[] = []
@@ -53,6 +58,40 @@ export class DhtRouting {
       if (!enough && out.length === 0 && options.signal?.aborted === true) throw err
     } finally {
       controller.abort()
+    }
+    return out
+  }
+
+  /**
+   * SearchValue through our own lookup (core/routing/lookup.ts): the DHTs' local copies of the record first
+   * (what other peers put here), then each peer's answer, validated (once per distinct record), until `count`
+   * values, the end of the lookups, or `timeoutMs`.
+   */
+  private async lookup (key: Uint8Array, options: { count: number, timeoutMs: number, signal?: AbortSignal }): Promise<FoundValue[]> {
+    const out: FoundValue[] = []
+    const valid: Uint8Array[] = []
+    const count = Math.max(1, options.count)
+    const accept = async (value: Uint8Array): Promise<boolean> => {
+      if (out.length >= count) return true
+      if (!valid.some(v => Buffer.from(v).equals(value))) {
+        try { await ipnsValidator(key, value) } catch { return false }
+        valid.push(value)
+      }
+      out.push({ value, validated: true })
+      return out.length >= count
+    }
+    for (const name of new Set(withPeers(this.routing).map(d => this.routing.dhts().find(n => n.dht === d)?.name))) {
+      if (name == null || this.datastore == null) continue
+      const dsKey = new Key(`${DHT_DATASTORE_PREFIX[name]}/record/${base32.baseEncode(key)}`, false)
+      const local = await Promise.resolve().then(async () => await this.datastore!.get(dsKey)).catch(() => undefined)
+      if (local == null) continue
+      try { if (await accept(Libp2pRecord.deserialize(local).value)) return out } catch {}
+    }
+    const signals = [...(options.signal != null ? [options.signal] : []), ...(options.timeoutMs > 0 ? [AbortSignal.timeout(options.timeoutMs)] : [])]
+    try {
+      await this.routing.searchValue!(key, { signal: signals.length > 0 ? AbortSignal.any(signals) : undefined, onRecord: accept })
+    } catch (err) {
+      if (out.length === 0 && options.signal?.aborted === true) throw err
     }
     return out
   }

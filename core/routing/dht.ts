@@ -9,6 +9,7 @@ import { ipnsSelector } from 'ipns/selector'
 import type { PeerInfo } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
 import type { KuboConfig } from '../config/index.js'
+import { DHT_DATASTORE_PREFIX } from './index.js'
 
 export const WAN_PROTOCOL = '/ipfs/kad/1.0.0'
 export const LAN_PROTOCOL = '/ipfs/lan/kad/1.0.0'
@@ -57,13 +58,13 @@ export function dhtServices (config: KuboConfig, mode: 'client' | 'server'): Rec
     reprovide: { threshold: 0 }
   }
   return {
-    dht: kadDHT({ ...common, protocol: WAN_PROTOCOL, peerInfoMapper: removePrivateAddressesMapper }),
+    dht: kadDHT({ ...common, protocol: WAN_PROTOCOL, peerInfoMapper: removePrivateAddressesMapper, datastorePrefix: DHT_DATASTORE_PREFIX.wan }),
     lanDHT: kadDHT({
       ...common,
       protocol: LAN_PROTOCOL,
       peerInfoMapper: lanMapper(loopbackOnLan(config)),
       logPrefix: 'libp2p:kad-dht:lan',
-      datastorePrefix: '/dht-lan',
+      datastorePrefix: DHT_DATASTORE_PREFIX.lan,
       metricsPrefix: 'libp2p_kad_dht_lan'
     })
   }

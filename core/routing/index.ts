@@ -7,6 +7,7 @@ import type { AbortOptions, Libp2p, PeerId, PeerInfo } from '@libp2p/interface'
 import type { CID } from 'multiformats/cid'
 import { ipnsSelector } from 'ipns/selector'
 import { NotFoundError, RpcError } from '../errors.js'
+import { ValueLookup, type LookupTarget } from './lookup.js'
 
 /** go-libp2p routing.QueryEventType */
 export enum QueryEventType { SendingQuery = 0, PeerResponse = 1, FinalPeer = 2, QueryError = 3, Provider = 4, Value = 5, AddingPeer = 6, DialingPeer = 7 }
@@ -30,7 +31,10 @@ export interface DhtService {
   get: (key: Uint8Array, options?: AbortOptions) => AsyncIterable<DhtEvent>
   put: (key: Uint8Array, value: Uint8Array, options?: AbortOptions) => AsyncIterable<DhtEvent>
   getMode: () => 'client' | 'server'
-  routingTable?: { size: number, kb?: { toIterable?: () => Iterable<{ peerId: PeerId, lastPing?: number }> } }
+  routingTable?: { size: number, kb?: { toIterable?: () => Iterable<{ peerId: PeerId, lastPing?: number }> }, closestPeers?: LookupTarget['table']['closestPeers'] }
+  /** js kad-dht's protocol and address filter (the KadDHT instance's fields) */
+  protocol?: string
+  peerInfoMapper?: (peer: PeerInfo) => PeerInfo
 }
 
 interface DhtEvent {
@@ -47,6 +51,9 @@ interface DhtEvent {
 }
 
 export interface NamedDht { name: 'wan' | 'lan', dht: DhtService }
+
+/** where each DHT keeps the records put to it (js kad-dht `${datastorePrefix}/record/<base32 key>`) */
+export const DHT_DATASTORE_PREFIX = { wan: '/dht', lan: '/dht-lan' } as const
 
 export const ROUTING_NOT_FOUND = 'routing: not found'
 
@@ -116,6 +123,11 @@ export interface Routing {
   getValue: (key: Uint8Array, options?: AbortOptions) => Promise<Uint8Array>
   /** store a value under a routing key on the DHTs */
   putValue: (key: Uint8Array, value: Uint8Array, options?: AbortOptions) => Promise<void>
+  /**
+   * go-libp2p-kad-dht SearchValue on the DHTs with peers (core/routing/lookup.ts): each record a peer answers
+   * for the key goes to onRecord (unvalidated) until it returns true or the lookups end
+   */
+  searchValue?: (key: Uint8Array, options: { signal?: AbortSignal, onRecord: (value: Uint8Array, from: PeerId) => boolean | Promise<boolean> }) => Promise<void>
 }
 
 export class NotDhtError extends RpcError {
@@ -146,8 +158,30 @@ export function createRouting (libp2p: Libp2p): Routing {
     return withPeers.length > 0 ? withPeers : list
   }
 
+  const lookup = new ValueLookup(libp2p)
+  libp2p.addEventListener('stop', () => { lookup.clear() })
+  const target = (d: DhtService): LookupTarget | undefined => {
+    const table = d.routingTable
+    if (table?.closestPeers == null || d.protocol == null) return undefined
+    return { protocol: d.protocol, table: table as LookupTarget['table'], mapper: d.peerInfoMapper ?? ((p) => p) }
+  }
+
   return {
     dhts,
+    async searchValue (key, options) {
+      const targets = dhts().map(d => d.dht).filter(d => (d.routingTable?.size ?? 0) > 0).map(target)
+      if (targets.some(t => t == null)) throw new NotDhtError()
+      let enough = false
+      const stop = new AbortController()
+      const onRecord = async (value: Uint8Array, from: PeerId): Promise<boolean> => {
+        if (enough) return true
+        enough = await options.onRecord(value, from)
+        // the other DHT's lookup ends too (requests in flight finish on their own)
+        if (enough) stop.abort()
+        return enough
+      }
+      await Promise.all(targets.map(async t => { await lookup.search(t!, key, { signal: options.signal, stop: stop.signal, onRecord }).catch(err => { if (!enough) throw err }) }))
+    },
     async * findProviders (cid, options = {}) {
       const limit = options.numProviders ?? 20
       const seen = new Set<string>()

@@ -1,0 +1,105 @@
+// core/routing/lookup.ts: the dht.pb GET_VALUE codec, and a lookup between two online in-process nodes
+// (the record a peer holds comes back, validated; one stream per peer is kept and reused).
+import { expect } from 'chai'
+import type { Libp2p, PeerId } from '@libp2p/interface'
+import { Libp2pRecord } from '@libp2p/record'
+import { createTestNode, filesOf, type TestNode } from '../../helpers/node.js'
+import { defaultConfig } from '../../../core/config/defaults.js'
+import { generateIdentity, identityOf } from '../../../core/repo/index.js'
+import { decodeAnswer, encodeGetValue } from '../../../core/routing/lookup.js'
+import { LAN_PROTOCOL } from '../../../core/routing/dht.js'
+import type { Routing } from '../../../core/routing/index.js'
+import { ipnsRoutingKey, parseIpnsName } from '../../../core/namesys/index.js'
+
+const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
+
+async function waitFor<T> (fn: () => T | undefined | false, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = fn()
+    if (v !== undefined && v !== false) return v
+    if (Date.now() > end) throw new Error('timed out')
+    await sleep(100)
+  }
+}
+
+async function onlineNode (): Promise<TestNode> {
+  const config = defaultConfig(identityOf(await generateIdentity()))
+  ;(config.Addresses as Record<string, unknown>).Swarm = ['/ip4/127.0.0.1/tcp/0']
+  config.Bootstrap = []
+  config.Routing = { ...(config.Routing as object), LoopbackAddressesOnLanDHT: true }
+  return await createTestNode({ online: true, config })
+}
+
+const libp2pOf = (n: TestNode): Libp2p => n.container.cradle.libp2p as Libp2p
+const routingOf = (n: TestNode): Routing => n.container.cradle.routing as Routing
+
+describe('core/routing/lookup: GET_VALUE codec', () => {
+  it('encodes Message{type: GET_VALUE, key} as go-libp2p-kad-dht does', () => {
+    expect(Buffer.from(encodeGetValue(Uint8Array.from([0x2f, 0x61]))).toString('hex')).to.equal('080112022f61')
+  })
+
+  it('decodes the record and the closer peers of an answer, skipping other fields', () => {
+    const record = new Libp2pRecord(Uint8Array.from([1, 2]), Uint8Array.from([9, 9, 9]), new Date(0)).serialize()
+    const peer = Buffer.concat([Buffer.from([0x0a, 2, 0xaa, 0xbb]), Buffer.from([0x12, 1, 0x04]), Buffer.from([0x12, 1, 0x05]), Buffer.from([0x18, 1])])
+    const msg = Buffer.concat([
+      Buffer.from([0x08, 0x01, 0x12, 1, 0x2f]),
+      Buffer.from([0x1a, record.length]), Buffer.from(record),
+      Buffer.from([0x42, peer.length]), peer,
+      Buffer.from([0x50, 0x00])
+    ])
+    const answer = decodeAnswer(msg)
+    expect(Buffer.from(answer.record ?? []).equals(Buffer.from(record))).to.equal(true)
+    expect(answer.closer).to.have.length(1)
+    expect(Buffer.from(answer.closer[0].id).toString('hex')).to.equal('aabb')
+    expect(answer.closer[0].addrs.map(a => Buffer.from(a).toString('hex'))).to.deep.equal(['04', '05'])
+    expect(() => decodeAnswer(Uint8Array.from([0x1a, 5, 1]))).to.throw()
+  })
+})
+
+describe('core/routing/lookup: between two online nodes', function () {
+  this.timeout(120_000)
+  let a: TestNode
+  let b: TestNode
+
+  before(async () => {
+    a = await onlineNode()
+    b = await onlineNode()
+    await libp2pOf(b).dial(libp2pOf(a).getMultiaddrs()[0])
+    await waitFor(() => {
+      const services = libp2pOf(b).services as Record<string, { routingTable?: { size: number } }>
+      return (services.lanDHT?.routingTable?.size ?? 0) > 0
+    })
+  })
+  after(async () => {
+    await a?.stop()
+    await b?.stop()
+  })
+
+  it('B finds the record A published, from A, and asks A on one kept stream', async () => {
+    const cid = (await a.invoke('add', { files: filesOf({ path: 'x', content: 'lookup' }) }))[0].Hash
+    const { Name } = await a.invoke('name/publish', { args: [cid], options: { 'allow-offline': true } })
+    const key = ipnsRoutingKey(parseIpnsName(Name)!)
+    const search = async (): Promise<Array<{ value: Uint8Array, from: PeerId }>> => {
+      const got: Array<{ value: Uint8Array, from: PeerId }> = []
+      await routingOf(b).searchValue!(key, { onRecord: (value, from) => { got.push({ value, from }); return false } })
+      return got
+    }
+    const first = await search()
+    expect(first.map(g => g.from.toString())).to.deep.equal([libp2pOf(a).peerId.toString()])
+    const second = await search()
+    expect(Buffer.from(second[0].value).equals(Buffer.from(first[0].value))).to.equal(true)
+    const streams = libp2pOf(b).getConnections(libp2pOf(a).peerId).flatMap(c => c.streams).filter(s => s.protocol === LAN_PROTOCOL && s.direction === 'outbound')
+    expect(streams).to.have.length(1)
+    // onRecord saying enough ends the lookup
+    let calls = 0
+    await routingOf(b).searchValue!(key, { onRecord: () => { calls++; return true } })
+    expect(calls).to.equal(1)
+  })
+
+  it('name resolve --nocache on B goes through the lookup and gives A\'s value', async () => {
+    const cid = (await a.invoke('add', { files: filesOf({ path: 'y', content: 'resolve' }) }))[0].Hash
+    const { Name } = await a.invoke('name/publish', { args: [cid], options: { 'allow-offline': true } })
+    expect((await b.invoke('name/resolve', { args: [Name], options: { nocache: true } })).Path).to.equal(`/ipfs/${cid}`)
+  })
+})
