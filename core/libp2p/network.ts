@@ -3,7 +3,7 @@
 // emulated resource manager. Started after libp2p, stopped before it.
 import { multiaddr, type Multiaddr } from '@multiformats/multiaddr'
 import { peerIdFromString } from '@libp2p/peer-id'
-import type { Connection, Libp2p, PeerId, PeerInfo } from '@libp2p/interface'
+import { KEEP_ALIVE, type Connection, type Libp2p, type PeerId, type PeerInfo } from '@libp2p/interface'
 import type { Logger } from '../logger/index.js'
 import { BandwidthMetrics, type Bandwidth } from './bandwidth.js'
 import { AddrFilters } from './filters.js'
@@ -48,6 +48,8 @@ export interface NetworkParts {
   onLocalPeer: (info: PeerInfo) => void
   /** round trips of every ping (ns), by peer */
   rtts: Map<string, bigint>
+  /** the connection manager's say on an inbound peer (set once it exists): why it is refused, or undefined */
+  admitPeer?: (peer: string) => string | undefined
 }
 
 const viewOf = (c: Connection): ConnView => ({
@@ -64,7 +66,7 @@ export function createNetworkParts (settings: NetSettings, skipped: Array<[strin
   const filters = new AddrFilters({
     filters: settings.addrFilters,
     admitInbound: () => resources.admitInbound(),
-    admitPeer: (peer) => resources.admitPeer(peer),
+    admitPeer: (peer) => resources.admitPeer(peer) ?? parts.admitPeer?.(peer),
     log: (msg) => { log.warn(msg) }
   })
   const bandwidth = new BandwidthMetrics({
@@ -74,7 +76,8 @@ export function createNetworkParts (settings: NetSettings, skipped: Array<[strin
   for (const a of [...settings.bootstrap, ...settings.peering.flatMap(p => p.Addrs)]) {
     try { filters.vouch(multiaddr(a)) } catch {}
   }
-  return { settings, bandwidth, filters, resources, skipped, host, onLocalPeer: () => {}, rtts: new Map() }
+  const parts: NetworkParts = { settings, bandwidth, filters, resources, skipped, host, onLocalPeer: () => {}, rtts: new Map() }
+  return parts
 }
 
 export function createNetwork (parts: NetworkParts, libp2p: Libp2p, log: Logger): Network {
@@ -99,9 +102,18 @@ export function createNetwork (parts: NetworkParts, libp2p: Libp2p, log: Logger)
         return { id, openedAt, value, conns }
       }))
     },
-    close: async (peer) => { await libp2p.hangUp(peerIdFromString(peer)) },
+    close: async (peer, signal) => {
+      const id = peerIdFromString(peer)
+      // drop our keep-alive tags (the DHT's closest peers) so libp2p's reconnect queue does not redial it
+      const tags = (await libp2p.peerStore.get(id).catch(() => undefined))?.tags
+      const drop = [...(tags?.keys() ?? [])].filter(t => t.startsWith(KEEP_ALIVE))
+      if (drop.length > 0) await libp2p.peerStore.merge(id, { tags: Object.fromEntries(drop.map(t => [t, undefined])) }).catch(() => {})
+      await libp2p.hangUp(id, { signal })
+    },
+    connections: () => libp2p.getConnections().length,
     log: (msg) => { log.info(msg) }
   })
+  parts.admitPeer = (peer) => connmgr.admit(peer)
   const peering = new Peering({
     remember: async (peer, addrs) => {
       const ms = addrs.map(a => multiaddr(a))

@@ -1,7 +1,8 @@
 // Five tsipfs daemons, each in its own network namespace, forming a private DHT around B: A adds, E (not
 // connected to A) finds A with `routing findprovs` and fetches by bitswap; `ping`, `stats bw`, `bitswap stat`
 // move with the traffic; `swarm filters` block an address range both ways; peering reconnects after
-// `swarm disconnect`; the connection manager trims above HighWater and keeps peered peers.
+// `swarm disconnect`; the connection manager trims above HighWater, keeps peered peers, and trimmed peers that
+// dial back do not push it above HighWater again.
 import { randomBytes } from 'node:crypto'
 import { expect, use } from 'chai'
 import chaiAsPromised from 'chai-as-promised'
@@ -93,5 +94,19 @@ describe('net: a private DHT of five tsipfs nodes in network namespaces', functi
     for (const p of [b, cc, d, e]) expect((await p.call('swarm/connect', [f.addr()])).Strings).to.deep.equal([`connect ${f.id} success`])
     const trimmed = await waitFor(async () => { const ps = await f.peers(); return ps.length <= 3 && ps }, { what: 'F trims to HighWater', timeout: 60_000, interval: 1000 })
     expect(trimmed).to.include(a.id)
+    // the trimmed peers dial back (their DHTs keep F alive, and once more by hand): F stays at HighWater or
+    // below, apart from a moment, and keeps A
+    const gone = [b, cc, d, e].filter(p => !trimmed.includes(p.id))
+    expect(gone).to.not.have.length(0)
+    await new Promise(resolve => setTimeout(resolve, 6000)) // the DHTs tag their closest peers keep-alive every 5 s
+    for (const p of gone) await p.call('swarm/connect', [f.addr()]).catch(() => {})
+    let above = 0
+    for (let i = 0; i < 20; i++) {
+      const ps = await f.peers()
+      if (ps.length > 3) above++
+      expect(ps).to.include(a.id)
+      await new Promise(resolve => setTimeout(resolve, 250))
+    }
+    expect(above).to.be.at.most(2)
   })
 })

@@ -10,7 +10,7 @@ import type { KuboConfig } from '../../../core/config/index.js'
 import { netSettings, dhtMode, CONNMGR_DEFAULTS } from '../../../core/libp2p/settings.js'
 import { listenKind, planTransports } from '../../../core/libp2p/transports.js'
 import { AddrFilters, parseMask, INVALID_FILTER, isPrivateIp } from '../../../core/libp2p/filters.js'
-import { choosePeersToClose, ConnManager } from '../../../core/libp2p/connmgr.js'
+import { choosePeersToClose, ConnManager, CLOSE_TIMEOUT_MS, TRIM_COOLDOWN_MS } from '../../../core/libp2p/connmgr.js'
 import { Peering } from '../../../core/libp2p/peering.js'
 import { BandwidthMetrics } from '../../../core/libp2p/bandwidth.js'
 import { computeLimits, ResourceAccount, scopeWire, scopesWire } from '../../../core/libp2p/resources.js'
@@ -189,6 +189,56 @@ describe('core/libp2p: network parts', () => {
       expect(cm.isProtected('a')).to.equal(true)
       expect(await cm.trim()).to.equal(2)
       expect(closed.sort()).to.deep.equal(['b', 'c'])
+    })
+
+    it('a trimmed peer is refused for the cool-down while HighWater connections are open, then let in again', async () => {
+      const now = Date.now()
+      let open = 2
+      const cm = new ConnManager({ type: 'basic', lowWater: 1, highWater: 2, gracePeriodMs: 0, silencePeriodMs: 0 }, {
+        peers: async () => [{ id: 'a', openedAt: now - 5000, value: 0 }, { id: 'b', openedAt: now - 5000, value: 1 }, { id: 'c', openedAt: now - 5000, value: 2 }],
+        close: async () => {},
+        connections: () => open
+      })
+      cm.protect('p', 'ipfs-peering')
+      expect(await cm.trim()).to.equal(2)
+      const at = Date.now()
+      expect(cm.admit('a', at + 1000)).to.match(/^connmgr: refused a: trimmed 1s ago and 2 connections open \(HighWater 2\)$/)
+      expect(cm.admit('b', at + 1000)).to.be.a('string')
+      expect(cm.admit('c', at + 1000)).to.equal(undefined)
+      expect(cm.admit('p', at + 1000)).to.equal(undefined)
+      expect(cm.refused).to.equal(2)
+      // room below HighWater: the peer gets in
+      open = 1
+      expect(cm.admit('a', at + 1000)).to.equal(undefined)
+      // after the cool-down it gets in whatever the count
+      open = 5
+      expect(cm.admit('a', at + TRIM_COOLDOWN_MS)).to.equal(undefined)
+      expect(cm.admit('a', at + 1000)).to.equal(undefined)
+    })
+
+    it('a close that never ends is aborted, so later trims still run', async () => {
+      const clock = sinon.useFakeTimers({ now: 1_000_000, toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+      try {
+        const signals: AbortSignal[] = []
+        const cm = new ConnManager({ type: 'basic', lowWater: 1, highWater: 1, gracePeriodMs: 0, silencePeriodMs: 0 }, {
+          peers: async () => [{ id: 'a', openedAt: 0, value: 0 }, { id: 'b', openedAt: 0, value: 1 }],
+          close: async (_id, signal) => {
+            signals.push(signal)
+            await new Promise((_resolve, reject) => { signal.addEventListener('abort', () => { reject(signal.reason) }) })
+          }
+        })
+        const first = cm.trim()
+        await clock.tickAsync(0)
+        expect(await cm.trim()).to.equal(0) // still closing
+        expect(signals).to.have.length(1)
+        await clock.tickAsync(CLOSE_TIMEOUT_MS)
+        expect(await first).to.equal(1)
+        const second = cm.trim()
+        await clock.tickAsync(CLOSE_TIMEOUT_MS)
+        expect(await second).to.equal(1)
+      } finally {
+        clock.restore()
+      }
     })
   })
 
