@@ -12,7 +12,7 @@ const dht = (values: Uint8Array[]): unknown => ({
   async * get () { for (const value of values) yield { type: QueryEventType.Value, name: 'VALUE', value } }
 })
 
-const hostWith = (wan: Uint8Array[], lan: Uint8Array[]): Libp2p => ({ services: { dht: dht(wan), lanDHT: dht(lan) } }) as unknown as Libp2p
+const hostWith = (wan: Uint8Array[], lan: Uint8Array[]): Libp2p => ({ services: { dht: dht(wan), lanDHT: dht(lan) }, addEventListener: () => {} }) as unknown as Libp2p
 
 const ipnsKey = (name: Uint8Array): Uint8Array => new Uint8Array([...new TextEncoder().encode('/ipns/'), ...name])
 
