@@ -13,6 +13,7 @@ import { multiaddr } from '@multiformats/multiaddr'
 import { netSettings, dhtMode as dhtModeOf, type NetSettings } from './settings.js'
 import type { Limits } from './resources.js'
 import { planTransports } from './transports.js'
+import { halfWindowUpdates } from './coalesce.js'
 import { buildServices, loopbackOnly } from './services.js'
 import { createNetwork, createNetworkParts, type Network } from './network.js'
 import { ipOf, parseMask, type Mask } from './filters.js'
@@ -105,7 +106,7 @@ export async function createNetworkHost (deps: Libp2pDeps): Promise<{ libp2p: Li
     },
     transports: plan.transports as any[],
     connectionEncrypters: plan.encrypters as any[],
-    streamMuxers: [yamux()],
+    streamMuxers: [halfWindowUpdates(yamux())],
     connectionGater: parts.filters.gater(),
     connectionManager: {
       // the trimming is ours (connmgr.ts); libp2p's own limit is only a hard ceiling far above it

@@ -2,6 +2,7 @@
 // Swarm.Transports.* (Kubo core/node/libp2p/transport.go, sec.go). Each module is imported only when
 // its transport is on. WebTransport and WebRTC-direct listeners cannot run in Node: skipped, logged.
 import type { NetSettings } from './settings.js'
+import { oneRecordPerFrame } from './coalesce.js'
 
 export type ListenKind = 'tcp' | 'ws' | 'quic' | 'webtransport' | 'webrtc-direct' | 'relay' | 'unknown'
 
@@ -69,7 +70,7 @@ export async function planTransports (s: NetSettings): Promise<TransportPlan> {
   for (const name of s.security) {
     if (name === 'tls') {
       const { tls } = await import('@libp2p/tls')
-      plan.encrypters.push(tls())
+      plan.encrypters.push(oneRecordPerFrame(tls()))
     } else {
       const { noise } = await import('@chainsafe/libp2p-noise')
       plan.encrypters.push(noise())
