@@ -2,8 +2,9 @@
 // The networking benchmarks (part of `npm run bench`; `npm run bench -- --net-only` runs only these, and
 // `node scripts/bench-net.js [--runs N]` runs them alone):
 // - bitswap transfer of a 256 MiB file over loopback, tsipfs→tsipfs, Kubo→Kubo, Kubo→tsipfs, tsipfs→Kubo:
-//   the source `add`s the file (default options), a fresh destination connects to it and `cat`s the root to
-//   /dev/null; MiB/s = 256 / seconds of that `cat` (median of N runs, each with a new destination);
+//   the source `add`s the file (default options), a fresh destination connects to it (TCP) and `cat`s the root to
+//   /dev/null; MiB/s = 256 / seconds of that `cat` (median of N runs, each with a new destination), and the CPU
+//   time (user + system, /proc) each daemon spent during the `cat`, per MiB;
 // - RSS of an online daemon with 50 connected peers (test/helpers/swarm-peers.ts: 50 bare libp2p peers dial
 //   it), tsipfs and Kubo, after 10 s settled.
 // Uses the multi-node test harness (dist/test/helpers/cluster.js); Kubo from scripts/kubo.sh.
@@ -24,6 +25,14 @@ function curl (args) {
     p.stderr.on('data', c => { err += c })
     p.on('exit', code => code === 0 ? resolve(out) : reject(new Error(`curl ${args.join(' ')}: ${code} ${err} ${out.slice(0, 300)}`)))
   })
+}
+
+/** CPU time (user + system) of a process so far, ms (Linux /proc; NaN elsewhere) */
+function cpuMs (pid) {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return (Number(f[11]) + Number(f[12])) * 1000 / 100
+  } catch { return NaN }
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length === 0 ? NaN : s[Math.floor((s.length - 1) / 2)] }
@@ -54,10 +63,13 @@ export async function benchNet ({ runs = 3, results, file, log = console.error, 
   const lines = []
   const record = (l) => { lines.push(l); log(l) }
   const transfer = {}
+  /** CPU ms per MiB of the source and destination processes during each `cat` */
+  const cpuPerMiB = {}
   for (const pair of pairs) {
     const [from, to] = pair.split('>')
     const cluster = new Cluster({ label: `bench-${from}-${to}` })
     const speeds = []
+    const cpu = { src: [], dst: [] }
     try {
       const src = await cluster[from]({ name: `src-${from}` })
       const cid = await addFile(src, file)
@@ -65,12 +77,17 @@ export async function benchNet ({ runs = 3, results, file, log = console.error, 
         const dst = await cluster[to]({ name: `dst-${to}-${r}` })
         try {
           await link(cluster, src, dst)
+          const c0 = [cpuMs(src.proc.pid), cpuMs(dst.proc.pid)]
           const t0 = process.hrtime.bigint()
           const got = await curl(['-X', 'POST', '-o', '/dev/null', '-w', '%{size_download}', `${dst.api}/api/v0/cat?arg=${cid}`])
           const s = Number(process.hrtime.bigint() - t0) / 1e9
           if (Number(got) !== size) throw new Error(`${pair}: got ${got} bytes of ${size}`)
+          const c1 = [cpuMs(src.proc.pid), cpuMs(dst.proc.pid)]
           speeds.push(size / MiB / s)
-          record(`transfer ${pair} run ${r + 1}: ${(size / MiB).toFixed(0)} MiB in ${s.toFixed(2)} s = ${(size / MiB / s).toFixed(1)} MiB/s`)
+          cpu.src.push((c1[0] - c0[0]) / (size / MiB))
+          cpu.dst.push((c1[1] - c0[1]) / (size / MiB))
+          const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]
+          record(`transfer ${pair} run ${r + 1}: ${(size / MiB).toFixed(0)} MiB in ${s.toFixed(2)} s = ${(size / MiB / s).toFixed(1)} MiB/s; CPU source ${cpu.src.at(-1).toFixed(1)} ms/MiB, destination ${cpu.dst.at(-1).toFixed(1)} ms/MiB; load ${load}`)
         } finally {
           await dst.stop()
           fs.rmSync(dst.repo, { recursive: true, force: true })
@@ -82,6 +99,7 @@ export async function benchNet ({ runs = 3, results, file, log = console.error, 
       await cluster.stop()
     }
     transfer[pair] = speeds
+    cpuPerMiB[pair] = cpu
   }
 
   const rss = {}
@@ -119,9 +137,9 @@ export async function benchNet ({ runs = 3, results, file, log = console.error, 
     '',
     `bitswap transfer of a ${(size / MiB).toFixed(0)} MiB file (\`cat\` on a fresh destination), MiB/s, median (min–max) of ${runs}:`,
     '',
-    '| from → to | MiB/s |',
-    '| --- | --- |',
-    ...pairs.map(p => `| ${p.replace('>', ' → ')} | ${fmt(transfer[p])} |`),
+    '| from → to | MiB/s | CPU source, ms/MiB | CPU destination, ms/MiB |',
+    '| --- | --- | --- | --- |',
+    ...pairs.map(p => `| ${p.replace('>', ' → ')} | ${fmt(transfer[p])} | ${fmt(cpuPerMiB[p]?.src)} | ${fmt(cpuPerMiB[p]?.dst)} |`),
     '',
     `target tsipfs→tsipfs ≥ Kubo→Kubo: ${Number.isNaN(tt) || Number.isNaN(kk) ? 'n/a' : tt >= kk ? 'met' : `not met (${(tt / kk * 100).toFixed(0)} %)`}`,
     '',

@@ -224,7 +224,12 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
       }
       const receive = wants.receiveMessage.bind(wants)
       wants.receiveMessage = (peer, message) => {
-        wants.ledgerMap.get(peer)?.removeExpiredWants()
+        const known = wants.ledgerMap.get(peer)
+        // a message without wants (blocks, presences: Kubo sends each block in its own) changes nothing
+        // served; @helia/bitswap queued a send job for each (a queue job and its error objects per block)
+        const list = (message as { wantlist?: { full?: boolean, entries?: unknown[] } }).wantlist
+        if (known != null && list?.full !== true && (list?.entries?.length ?? 0) === 0) return
+        known?.removeExpiredWants()
         receive(peer, message)
         const ledger = wants.ledgerMap.get(peer)
         if (ledger != null) serveLedger(ledger as unknown as ServingLedger, serving)

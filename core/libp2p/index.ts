@@ -18,6 +18,7 @@ import { buildServices, loopbackOnly } from './services.js'
 import { createNetwork, createNetworkParts, type Network } from './network.js'
 import { ipOf, parseMask, type Mask } from './filters.js'
 import { PeerStoreInMemory } from './peerstore-memory.js'
+import { fastProtocolMerge } from './peerstore-merge.js'
 
 export { pubsubEnabled } from './settings.js'
 export type { Network } from './network.js'
@@ -118,6 +119,7 @@ export async function createNetworkHost (deps: Libp2pDeps): Promise<{ libp2p: Li
     services: services as any
   })
   const libp2p = node as unknown as Libp2p
+  fastProtocolMerge(libp2p.peerStore)
   return { libp2p, network: createNetwork(parts, libp2p, log) }
 }
 
