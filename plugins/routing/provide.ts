@@ -1,9 +1,11 @@
-// ipfs routing provide (deprecated for `provide once`): announce CIDs now, -r their whole DAGs.
+// ipfs routing provide: announce CIDs now, -r their whole DAGs. Kubo 0.40.1 (experimental there; later Kubo
+// deprecates it for `provide once`) announces synchronously but forwards none of the DHT's query events: the
+// stream stays empty, with or without -v, and a failed announce is the error `error providing cid: …`.
 import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
 import { cidFromArg } from '../../core/resolver/path.js'
 import { CidSet, walkDag } from '../../core/pins/walk.js'
-import { QueryEventType, queryEvent, type QueryEventOutput } from '../../core/routing/index.js'
+import { QueryEventType, type QueryEventOutput } from '../../core/routing/index.js'
 import type { CID } from 'multiformats/cid'
 import { onlineRouting, printEvent } from './events.js'
 
@@ -11,9 +13,8 @@ export const PROVIDE_DISABLED = "invalid configuration: Provide.Enabled is set t
 
 export const routingProvide = defineCommand({
   path: ['routing', 'provide'],
-  description: "Deprecated, use 'ipfs provide once' instead.",
-  status: 'deprecated',
-  replacement: "use 'ipfs provide once' instead",
+  description: 'Announce to the network that you are providing given values.',
+  status: 'experimental',
   args: [{ name: 'key', kind: 'string', required: true, variadic: true, stdin: true, description: 'The key[s] to send provide records for.' }],
   options: {
     verbose: { type: 'bool', aliases: ['v'], description: 'Print extra information.' },
@@ -41,11 +42,10 @@ export const routingProvide = defineCommand({
     }
     try {
       for (const cid of all) {
-        for await (const e of routing.provide(cid, { signal })) yield e
+        for await (const _ of routing.provide(cid, { signal })) { /* not forwarded, as Kubo */ }
       }
     } catch (err) {
       if (signal.aborted) throw err
-      yield queryEvent(QueryEventType.QueryError, { Extra: (err as Error).message })
       throw new RpcError(`error providing cid: ${(err as Error).message}`)
     }
   },

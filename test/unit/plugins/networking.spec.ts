@@ -163,8 +163,9 @@ describe('networking commands (three in-process nodes)', function () {
 
   it('routing provide and provide once announce stored blocks, refuse missing ones', async () => {
     const [row] = await c.invoke('block/put', { files: filesOf({ content: `c's block ${Math.random()}` }) })
-    const events = await c.invoke('routing/provide', { args: [row.Key] })
-    expect(events.every((e: { Type: number }) => typeof e.Type === 'number')).to.equal(true)
+    // Kubo 0.40.1 forwards none of the DHT's query events: an empty stream
+    expect(await c.invoke('routing/provide', { args: [row.Key] })).to.deep.equal([])
+    expect(await c.invoke('routing/provide', { args: [row.Key], options: { verbose: true } })).to.deep.equal([])
     expect(await c.invoke('provide/once', { args: [row.Key] })).to.deep.equal([{ Queued: row.Key }])
     const missing = missingCid().toString()
     await expect(c.invoke('routing/provide', { args: [missing] })).to.be.rejectedWith(`block ${missing} not found locally, cannot provide`)
