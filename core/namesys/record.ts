@@ -86,17 +86,17 @@ export function unmarshalRecordGo (raw: Uint8Array): ParsedIpnsRecord {
   try {
     pb = decodeIpnsEntry(raw)
   } catch (err) {
-    throw new Error(`record is malformed; ${(err as Error).message}`)
+    throw new Error(`record is malformed\n${(err as Error).message}`)
   }
-  if (pb.data == null || pb.data.byteLength === 0) throw new Error('record is malformed; record is missing the dag-cbor data field')
+  if (pb.data == null || pb.data.byteLength === 0) throw new Error('record is malformed\nrecord is missing the dag-cbor data field')
   let data: unknown
   try {
     data = dagCbor.decode(pb.data)
   } catch (err) {
-    throw new Error(`record is malformed; ${(err as Error).message}`)
+    throw new Error(`record is malformed\n${(err as Error).message}`)
   }
   if (data == null || typeof data !== 'object' || Array.isArray(data) || data instanceof Uint8Array || CID.asCID(data) != null) {
-    throw new Error('record is malformed; func called on wrong kind: "BeginMap" called on a map node, but got something else')
+    throw new Error('record is malformed\nfunc called on wrong kind: "BeginMap" called on a map node, but got something else')
   }
   return { pb, data: data as Record<string, unknown> }
 }

@@ -203,10 +203,10 @@ describe('gateway: Delegated Routing V1 HTTP API (offline node)', () => {
       expect(expired.text).to.equal('provided record is invalid: record is expired')
       const empty = await put(name, new Uint8Array(0))
       expect(empty.status).to.equal(400)
-      expect(empty.text).to.equal('provided record is invalid: record is malformed; record is missing the dag-cbor data field')
+      expect(empty.text).to.equal('provided record is invalid: record is malformed\nrecord is missing the dag-cbor data field')
       const garbage = await put(name, new Uint8Array([0xff, 0xff, 0xff]))
       expect(garbage.status).to.equal(400)
-      expect(garbage.text).to.match(/^provided record is invalid: record is malformed; proto: /)
+      expect(garbage.text).to.match(/^provided record is invalid: record is malformed\nproto: /)
       expect((await gw.get(`/routing/v1/ipns/${name}`)).text).to.equal('delegate error: routing: not found\n')
     })
 
