@@ -8,8 +8,8 @@ import type { CID } from 'multiformats/cid'
 import { blockKey, shardOf } from './flatfs-layout.js'
 
 /**
- * Blocks up to this size are created with synchronous calls (a few µs of syscall each, where an
- * async call costs a thread-pool round trip); only their fsync goes to the thread pool.
+ * Blocks up to this size are also written with a synchronous call (bigger ones: their copy into the
+ * page cache goes to the thread pool); files are created, closed and renamed in place either way.
  */
 const SMALL_BLOCK = 64 * 1024
 /** yield to the event loop after this many synchronous file operations */
@@ -50,12 +50,18 @@ async function fsyncPath (p: string): Promise<void> {
   try { await fh.sync() } finally { await fh.close() }
 }
 
+/** fsync a folder, opened and closed in place (only the fsync goes to the thread pool) */
+async function fsyncDir (p: string): Promise<void> {
+  const fd = fsSync.openSync(p, 'r')
+  try { await fsyncFd(fd) } finally { fsSync.closeSync(fd) }
+}
+
 export interface BatchWriterInit {
   /** fsync block files and shard folders (default true) */
   sync?: boolean
   /** files written/fsynced at once within a batch (default 64) */
   concurrency?: number
-  /** create small blocks with synchronous syscalls (default true) */
+  /** create, close and rename files with synchronous syscalls, small blocks written too (default true) */
   syncSmallWrites?: boolean
 }
 
@@ -121,14 +127,20 @@ export class BatchWriter {
     // phase 1: temp files, written and fsynced
     let ops = 0
     const temps = await settleLimit(entries, this.concurrency, async (e): Promise<string | undefined> => {
-      if (this.syncSmallWrites && e.bytes.length <= SMALL_BLOCK) {
+      if (this.syncSmallWrites) {
+        // create, close (and stat) in place: each a few µs, where a thread-pool round trip costs more and,
+        // under load, can stall the event loop on the pool's lock; only a big write and the fsync go to the pool
         if (++ops % SYNC_SLICE === 0) await nextTick()
         if (fsSync.existsSync(e.file)) return undefined // already stored
         const tmp = path.join(this.tempDir, this.tempPrefix + String(this.tempCounter++))
         let fd: number | undefined
         try {
           fd = fsSync.openSync(tmp, 'wx', 0o644)
-          for (let off = 0; off < e.bytes.length;) off += fsSync.writeSync(fd, e.bytes, off)
+          if (e.bytes.length <= SMALL_BLOCK) {
+            for (let off = 0; off < e.bytes.length;) off += fsSync.writeSync(fd, e.bytes, off)
+          } else {
+            for (let off = 0; off < e.bytes.length;) off += await writeFd(fd, e.bytes, off)
+          }
           if (this.sync) await fsyncFd(fd)
           fsSync.closeSync(fd)
           fd = undefined
@@ -139,16 +151,11 @@ export class BatchWriter {
           throw err
         }
       }
-      if (this.syncSmallWrites) {
-        // a stat is cheaper than a thread-pool round trip
-        if (fsSync.existsSync(e.file)) return undefined // already stored
-      } else {
-        try {
-          await fs.access(e.file)
-          return undefined // already stored
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-        }
+      try {
+        await fs.access(e.file)
+        return undefined // already stored
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
       }
       const tmp = path.join(this.tempDir, this.tempPrefix + String(this.tempCounter++))
       // descriptors and callbacks: lighter than FileHandle and promises (one block is 4 round trips)
@@ -192,7 +199,7 @@ export class BatchWriter {
     if (this.sync && (touched.size > 0 || newDirs)) {
       const dirs = [...touched]
       if (newDirs) dirs.push(this.path)
-      const synced = await settleLimit(dirs, this.concurrency, fsyncPath)
+      const synced = await settleLimit(dirs, this.concurrency, this.syncSmallWrites ? fsyncDir : fsyncPath)
       const failed = synced.find(r => r.status === 'rejected')
       if (failed != null) {
         // the blocks are in place but maybe not durable: report it to the writers

@@ -9,8 +9,9 @@
 // folder once; concurrent put() calls are group-committed the same way (puts that arrive while
 // batches are being committed form the next batch; two batches may commit at once). A put costs
 // two fsync rounds (file, then folder) whatever the batching, so a client waiting for each put
-// before sending the next is bound by fsync latency. Small blocks are created with synchronous
-// syscalls (cheaper than thread-pool round trips), yielding to the event loop every few files.
+// before sending the next is bound by fsync latency. Files are created, closed and renamed with
+// synchronous syscalls (cheaper than thread-pool round trips), yielding to the event loop every few
+// files; only fsyncs and the data writes of blocks over 64 KiB go to the thread pool.
 // See bench/flatfs.mjs for figures. The batch writer is in flatfs-write.ts, the layout in flatfs-layout.ts.
 import fsSync, { promises as fs } from 'node:fs'
 import path from 'node:path'
