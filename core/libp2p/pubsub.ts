@@ -121,6 +121,19 @@ export class SeqnoValidators extends Map<string, Validator> {
   }
 }
 
+/**
+ * Kubo's gossipsub: flood publishing, our own messages delivered locally, and no peer scoring (Kubo sets no
+ * WithPeerScore): js gossipsub always scores, and its default IP-colocation penalty ((peers on one IP − 10)² × −5)
+ * graylists every peer once more than 13 share an address (a LAN, loopback), ignoring all their RPCs; with both
+ * penalty weights at 0 every score is 0, as in Kubo.
+ */
+export const GOSSIPSUB_OPTIONS = {
+  allowPublishToZeroTopicPeers: true,
+  emitSelf: true,
+  floodPublish: true,
+  scoreParams: { IPColocationFactorWeight: 0, behaviourPenaltyWeight: 0 }
+}
+
 /** The libp2p service factory for the configured router. */
 export async function pubsubService (config: KuboConfig, datastore: Datastore): Promise<(components: any) => unknown> {
   const settings = (config.Pubsub ?? {}) as { Router?: unknown, DisableSigning?: unknown }
@@ -139,6 +152,6 @@ export async function pubsubService (config: KuboConfig, datastore: Datastore): 
   }
   if (router !== 'gossipsub') throw new Error(`unknown pubsub router ${router}`)
   const { gossipsub } = await import('@libp2p/gossipsub')
-  const factory = gossipsub({ allowPublishToZeroTopicPeers: true, emitSelf: true, floodPublish: true, globalSignaturePolicy })
+  const factory = gossipsub({ ...GOSSIPSUB_OPTIONS, globalSignaturePolicy })
   return (components) => install(factory(components) as any)
 }

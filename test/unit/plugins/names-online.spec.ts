@@ -9,7 +9,7 @@ import { rejects } from '../../helpers/assert.js'
 import { execute } from '../../../registry/execute.js'
 import { defaultConfig } from '../../../core/config/defaults.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
-import { SeqnoTable } from '../../../core/libp2p/pubsub.js'
+import { GOSSIPSUB_OPTIONS, SeqnoTable } from '../../../core/libp2p/pubsub.js'
 import { MemoryDatastore } from 'datastore-core/memory'
 
 const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
@@ -155,5 +155,22 @@ describe('pubsub seqno validation (Kubo\'s BasicSeqnoValidator)', () => {
     await after.reset(id)
     await ds.delete(key)
     expect(await after.check(msg(1n))).to.equal('accept')
+  })
+})
+
+describe('pubsub peer scores (Kubo scores no peer)', () => {
+  it('twenty peers on one IP keep a score at or above every threshold with our options, not with the defaults', async () => {
+    const { PeerScore, createPeerScoreParams, createPeerScoreThresholds } = await import('@libp2p/gossipsub/score')
+    const { defaultLogger } = await import('@libp2p/logger')
+    const scoreOf = (params: any): number => {
+      const score = new PeerScore(createPeerScoreParams(params), null, defaultLogger(), { scoreCacheValidityMs: 0 } as any)
+      const ids = Array.from({ length: 20 }, (_, i) => `peer${i}`)
+      for (const id of ids) { score.addPeer(id); score.addIP(id, '127.0.0.1') }
+      score.addPenalty(ids[0], 1, 'broken_promise' as any)
+      return Math.min(...ids.map(id => score.score(id)))
+    }
+    const graylist = createPeerScoreThresholds().graylistThreshold
+    expect(scoreOf({})).to.be.below(graylist)
+    expect(scoreOf(GOSSIPSUB_OPTIONS.scoreParams)).to.equal(0)
   })
 })
