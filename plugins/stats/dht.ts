@@ -52,6 +52,13 @@ async function tableOf (name: string, dht: DhtService, libp2p: Libp2p): Promise<
       LastQueriedAt: seen
     })
   }
+  // GetTrackedCplsForRefresh: when each bucket's common prefix length was last refreshed (js kad-dht keeps it
+  // in its routing-table refresher; unset or the epoch when never)
+  const refreshed = (dht as unknown as { routingTableRefresh?: { commonPrefixLengthRefreshedAt?: Array<Date | undefined> } }).routingTableRefresh?.commonPrefixLengthRefreshedAt ?? []
+  buckets.forEach((b, i) => {
+    const at = refreshed[i]?.getTime() ?? 0
+    if (at > 0) b.LastRefresh = rfc3339(at)
+  })
   return { Name: name, Buckets: buckets }
 }
 

@@ -145,6 +145,12 @@ describe('networking commands (three in-process nodes)', function () {
     const lanPeers = tables[1].Buckets.flatMap((bk: { Peers: Array<{ ID: string }> }) => bk.Peers.map(p => p.ID))
     expect(lanPeers).to.include(idOf(b))
     expect(tables[0].Buckets).to.deep.equal([]) // the WAN DHT ignores loopback peers
+    // each bucket's last refresh, from the DHT's refresher (as Kubo's GetTrackedCplsForRefresh)
+    const refresher = (c.container.cradle.libp2p!.services as any).lanDHT.routingTableRefresh
+    const at = new Date(Date.now() - 60_000)
+    refresher.commonPrefixLengthRefreshedAt[0] = at
+    const [lan] = await c.invoke('stats/dht', { args: ['lan'] })
+    expect(lan.Buckets[0].LastRefresh).to.equal(at.toISOString().replace(/\.\d{3}Z$/, 'Z'))
     await expect(c.invoke('stats/dht', { args: ['foo'] })).to.be.rejectedWith('unknown dht type: foo')
     const text = await renderText(c, 'stats/dht', { args: ['lan'] })
     expect(text).to.match(/^DHT lan \(\d+ peers\):/)
