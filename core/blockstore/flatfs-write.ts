@@ -116,7 +116,9 @@ export class BatchWriter {
     for (const dir of new Set(entries.map(e => e.dir))) {
       if (this.madeDirs.has(dir)) continue
       try {
-        await fs.mkdir(dir)
+        // in place: one after the other, each a thread-pool round trip otherwise
+        if (this.syncSmallWrites) fsSync.mkdirSync(dir)
+        else await fs.mkdir(dir)
         newDirs = true
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err

@@ -168,8 +168,11 @@ export class FlatfsBlockstore implements Blockstore {
   get durable (): boolean { return this.writer.sync }
 
   fileOf (cid: CID): string {
-    const key = blockKey(cid)
-    // path.join(this.path, shard, name), without normalizing the parts we make
+    return this.fileOfKey(blockKey(cid))
+  }
+
+  /** path.join(this.path, shard, name), without normalizing the parts we make */
+  private fileOfKey (key: string): string {
     return this.prefix + shardOf(key) + path.sep + key + '.data'
   }
 
@@ -277,7 +280,8 @@ export class FlatfsBlockstore implements Blockstore {
    */
   async read (cid: CID, alloc?: (size: number) => Buffer): Promise<Uint8Array> {
     if (isIdentity(cid)) return cid.multihash.digest
-    const logged = this.log?.lookup(blockKey(cid))
+    const key = blockKey(cid)
+    const logged = this.log?.lookup(key)
     if (logged != null) {
       // acknowledged, on its way into place: a copy (the caller may keep or change it)
       const buf = alloc != null ? alloc(logged.length) : Buffer.allocUnsafe(logged.length)
@@ -286,7 +290,7 @@ export class FlatfsBlockstore implements Blockstore {
     }
     let fd: number
     try {
-      fd = fsSync.openSync(this.fileOf(cid), 'r')
+      fd = fsSync.openSync(this.fileOfKey(key), 'r')
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError(`ipld: could not find ${cid.toString()}`)
       throw err
