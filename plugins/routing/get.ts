@@ -1,7 +1,7 @@
 // ipfs routing get: the best value stored under a routing key (/ipns/<id>, /pk/<id>).
 import { defineCommand } from '../../registry/define.js'
 import { NotOnlineError } from '../../core/errors.js'
-import { QueryEventType, queryEvent, type QueryEventOutput } from '../../core/routing/index.js'
+import { QueryEventType, type QueryEventOutput } from '../../core/routing/index.js'
 import { routingKey } from './events.js'
 
 export const routingGet = defineCommand({
@@ -15,8 +15,14 @@ export const routingGet = defineCommand({
     if (deps.routing == null || deps.libp2p == null) throw new NotOnlineError('this action must be run in online mode, try running \'ipfs daemon\' first')
     const key = routingKey(args[0])
     const value = await deps.routing.getValue(key, { signal })
-    yield queryEvent(QueryEventType.Value, { Extra: Buffer.from(value).toString('base64') })
+    // Kubo emits a routing.QueryEvent value, not a pointer: its MarshalJSON (sorted keys) is not used and the
+    // struct's field order shows
+    yield { ID: '', Type: QueryEventType.Value, Responses: null, Extra: Buffer.from(value).toString('base64') }
   },
-  // the raw value bytes (binary in a terminal, as Kubo)
+  // the raw value bytes, as Kubo writes them (a string would be re-encoded as UTF-8)
+  async cliRender (outcome, _call, io) {
+    if (outcome.kind !== 'ndjson') return
+    for await (const e of outcome.items) io.stdout.write(Buffer.from((e as QueryEventOutput).Extra, 'base64'))
+  },
   text: (e) => Buffer.from(e.Extra, 'base64').toString('latin1')
 })

@@ -20,6 +20,10 @@ import { generateIdentity, identityOf } from '../../../core/repo/index.js'
 import { hashByName } from '../../../core/hashes.js'
 import { emptyStats } from '../../../core/provider/stats.js'
 import { provideStatText } from '../../../plugins/provide/text.js'
+import { routingGet } from '../../../plugins/routing/get.js'
+import { generateKeyPair } from '@libp2p/crypto/keys'
+import { peerIdFromPrivateKey } from '@libp2p/peer-id'
+import { createIPNSRecord, marshalIPNSRecord } from 'ipns'
 
 use(chaiAsPromised)
 
@@ -176,6 +180,21 @@ describe('networking commands (three in-process nodes)', function () {
     const missing = missingCid().toString()
     await expect(c.invoke('routing/provide', { args: [missing] })).to.be.rejectedWith(`block ${missing} not found locally, cannot provide`)
     await expect(c.invoke('provide/once', { args: [missing] })).to.be.rejectedWith(`block ${missing} not found locally, cannot provide`)
+  })
+
+  it('routing put then get: the record back in Kubo\'s wire shape (struct field order), raw bytes in the CLI', async () => {
+    const key = await generateKeyPair('Ed25519')
+    const record = marshalIPNSRecord(await createIPNSRecord(key, '/ipfs/bafkqaaa', 3, 3_600_000))
+    const name = `/ipns/${peerIdFromPrivateKey(key).toString()}`
+    await c.invoke('routing/put', { args: [name], files: filesOf({ content: Buffer.from(record) }), options: { 'allow-offline': true } })
+    const [event] = await c.invoke('routing/get', { args: [name] })
+    expect(Object.keys(event)).to.deep.equal(['ID', 'Type', 'Responses', 'Extra'])
+    expect(Buffer.from(event.Extra, 'base64')).to.deep.equal(Buffer.from(record))
+    const chunks: Buffer[] = []
+    const stdout = { write: (b: Uint8Array) => { chunks.push(Buffer.from(b)); return true } }
+    async function * items (): AsyncGenerator<unknown> { yield event }
+    await routingGet.cliRender!({ kind: 'ndjson', items: items() }, {} as never, { stdout, stderr: stdout, isTTY: false, cwd: '/' } as never)
+    expect(Buffer.concat(chunks)).to.deep.equal(Buffer.from(record))
   })
 
   it('routing get of an absent record fails with routing: not found; bad keys are refused', async () => {
