@@ -207,6 +207,8 @@ export class NameSystem implements Startable {
     const found: Uint8Array[] = []
     const keep = async (raw: Uint8Array | undefined, validated = false): Promise<void> => {
       if (raw == null) return
+      // the same record from several peers: validated and selected once
+      if (found.some(f => Buffer.from(f).equals(raw))) return
       try {
         if (!validated) await ipnsValidator(key, raw)
         found.push(raw)

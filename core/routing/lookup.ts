@@ -71,6 +71,24 @@ export function encodeGetValue (key: Uint8Array): Uint8Array {
   return out
 }
 
+/** A message with its unsigned-varint length prefix (the framing of DHT streams). */
+export function lengthPrefixed (message: Uint8Array): Uint8Array {
+  const len = varint(message.length)
+  const out = new Uint8Array(len.length + message.length)
+  out.set(len, 0)
+  out.set(message, len.length)
+  return out
+}
+
+async function drained (stream: Stream, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted()
+  await new Promise<void>((resolve, reject) => {
+    const done = (): void => { stream.removeEventListener('drain', done); signal.removeEventListener('abort', done); if (signal.aborted) reject(signal.reason); else resolve() }
+    stream.addEventListener('drain', done)
+    signal.addEventListener('abort', done)
+  })
+}
+
 function varint (n: number): number[] {
   const out: number[] = []
   while (n >= 0x80) { out.push((n & 0x7f) | 0x80); n >>>= 7 }
@@ -153,7 +171,7 @@ export class ValueLookup {
       candidates.splice(i, 0, c)
     }
     for (const id of target.table.closestPeers(kadKey, { count: K })) add(id.toMultihash().bytes, () => id)
-    const request = encodeGetValue(key)
+    const request = lengthPrefixed(encodeGetValue(key))
 
     await new Promise<void>((resolve) => {
       let active = 0
@@ -227,7 +245,8 @@ export class ValueLookup {
   private async exchange (slot: string, sender: Sender, message: Uint8Array, signal: AbortSignal): Promise<Answer> {
     sender.busy = true
     try {
-      await sender.lp.write(message, { signal })
+      // the length prefix and the message in one buffer: js-libp2p's TLS writes each part of a list separately
+      if (!sender.stream.send(message)) await drained(sender.stream, signal)
       const answer = decodeAnswer((await sender.lp.read({ signal })).subarray())
       sender.busy = false
       return answer
