@@ -236,7 +236,11 @@ export class ValueLookup {
     const stream = await this.open(target, c, signal)
     const sender: Sender = { stream, lp: lpStream(stream, { maxDataLength: MAX_MESSAGE }), busy: false }
     const current = this.senders.get(slot)
-    if (current == null || !usable(current.stream)) this.senders.set(slot, sender)
+    if (current == null || !usable(current.stream)) {
+      this.senders.set(slot, sender)
+      // closed by the peer (js kad-dht servers after 10 s idle, Kubo's after 1 min) or with its connection
+      stream.addEventListener('close', () => { if (this.senders.get(slot) === sender) this.senders.delete(slot) }, { once: true })
+    }
     const answer = await this.exchange(slot, sender, message, signal)
     if (this.senders.get(slot) !== sender) void stream.close().catch(() => { stream.abort(new Error('closed')) })
     return answer
