@@ -30,26 +30,27 @@ function gcFunction (): GcFunction | undefined {
 export interface IdleGcOptions {
   /** no request started or in flight for this long (TSIPFS_IDLE_GC_MS, 0 = never) */
   quietMs?: number
-  /** heap bytes grown since the last collection of ours that make one worth it */
+  /** bytes the heap (with its external memory) grew since the last collection of ours that make one worth it */
   growth?: number
   /** the collection and the heap size (tests) */
   collect?: () => void
   heapSize?: () => number
 }
 
-const v8HeapSize = (): number => v8.getHeapStatistics().total_heap_size
+/** the heap and the memory its objects hold outside it (buffers): both come back with a collection */
+const v8HeapSize = (): number => { const h = v8.getHeapStatistics(); return h.total_heap_size + h.external_memory }
 
 export function startIdleGc (options: IdleGcOptions = {}): IdleGc {
   const quietMs = options.quietMs ?? Number(process.env.TSIPFS_IDLE_GC_MS ?? 500)
   const growth = options.growth ?? 16 * 1024 * 1024
   const heapSize = options.heapSize ?? v8HeapSize
-  let collect = options.collect
-  if (collect == null && quietMs > 0) {
-    const gc = gcFunction()
-    if (gc != null) collect = () => { gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }) }
-  }
-  if (collect == null || !(quietMs > 0)) return { watch: () => {}, stop: () => {} }
-  const run = collect
+  if (!(quietMs > 0)) return { watch: () => {}, stop: () => {} }
+  // V8's gc() is made on the first collection (a new context: off the start-up path)
+  let gc: GcFunction | undefined | null
+  const run = options.collect ?? (() => {
+    if (gc === undefined) gc = gcFunction() ?? null
+    gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' })
+  })
   let inFlight = 0
   let lastActivity = 0
   let busySinceGc = false

@@ -76,23 +76,27 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
     }
   })
 
-  it('the daemon runs in the spawned process with the heap flags; TSIPFS_DAEMON_NODE_FLAGS replaces them', async function () {
+  it('the daemon runs in the spawned process with the heap flags and malloc settings; TSIPFS_DAEMON_NODE_FLAGS replaces them', async function () {
     if (process.platform !== 'linux') skipWithReason(this, `reads /proc/<pid>/cmdline: Linux only (this is ${process.platform})`)
     const cmdline = (d: Daemon): string[] => readFileSync(`/proc/${d.proc.pid ?? 0}/cmdline`, 'utf8').split('\0')
+    const environ = (d: Daemon): string[] => readFileSync(`/proc/${d.proc.pid ?? 0}/environ`, 'utf8').split('\0')
     const d = await startDaemon()
     try {
       // the same PID answers the API (the launcher replaced itself), started with the flags
       const args = cmdline(d)
       expect(args).to.include.members(['--heap-growing-percent=50', '--initial-old-space-size=64', '--max-semi-space-size=8'])
       expect(args.slice(-3, -1)).to.deep.equal(['daemon', '--offline'])
+      expect(environ(d)).to.include.members(['MALLOC_MMAP_THRESHOLD_=65536', 'MALLOC_ARENA_MAX=2'])
       expect((await fetch(`${d.url}/api/v0/id`, { method: 'POST' })).status).to.equal(200)
     } finally {
       await d.stop()
     }
-    const plain = await withEnv({ TSIPFS_DAEMON_NODE_FLAGS: '--max-semi-space-size=4' }, async () => await startDaemon())
+    const plain = await withEnv({ TSIPFS_DAEMON_NODE_FLAGS: '--max-semi-space-size=4', MALLOC_ARENA_MAX: '4' }, async () => await startDaemon())
     try {
       const args = cmdline(plain)
       expect(args).to.include('--max-semi-space-size=4')
+      // a malloc setting in the environment wins
+      expect(environ(plain)).to.include.members(['MALLOC_ARENA_MAX=4', 'MALLOC_MMAP_THRESHOLD_=65536'])
       expect(args.some(a => a.startsWith('--heap-growing-percent') || a.startsWith('--initial-old-space-size'))).to.equal(false)
     } finally {
       await plain.stop()
