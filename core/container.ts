@@ -28,7 +28,7 @@ import { RwLock } from './util/rwlock.js'
 import { createGcRoots } from './gc/roots.js'
 import { createResolver, type Resolver } from './resolver/index.js'
 import type { BlockExchange } from './bitswap/index.js'
-import { createRouting, type Routing } from './routing/index.js'
+import type { Routing } from './routing/index.js'
 import type { Provider } from './provider/index.js'
 import type { NameSystem } from './namesys/index.js'
 import { dnsResolverFor, lazyOfflineNameSystem } from './lazy-services.js'
@@ -126,7 +126,7 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
         bitswap = createBitswap({ libp2p, blockstore: nodeBlockstore, logger: logging.forComponent('bitswap') }, { serverEnabled: settings.ServerEnabled !== false })
       }
       // routing over the host's DHTs (core/routing) and the provide system over it (core/provider)
-      routing = createRouting(libp2p)
+      routing = (await import('./routing/index.js')).createRouting(libp2p)
       const { createProvider } = await import('./provider/index.js')
       const host = libp2p
       const router = routing
