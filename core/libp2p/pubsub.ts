@@ -4,6 +4,7 @@
 // a signed message whose seqno is not above the highest seen from its author is ignored; the highest
 // seqno per author is kept in the datastore at /pubsub/seqno/<peer ID> (8 bytes, big endian).
 import { Key, type Datastore } from 'interface-datastore'
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto'
 import type { PeerId } from '@libp2p/interface'
 import type { KuboConfig } from '../config/index.js'
 
@@ -134,6 +135,32 @@ export const GOSSIPSUB_OPTIONS = {
   scoreParams: { IPColocationFactorWeight: 0, behaviourPenaltyWeight: 0 }
 }
 
+interface SigningKey { type: string, raw: Uint8Array, publicKey: { raw: Uint8Array }, sign: (msg: any) => Uint8Array | Promise<Uint8Array> }
+
+/**
+ * The node's key for signing messages: an Ed25519 key signs with one KeyObject made once (@libp2p/crypto makes one
+ * from JWK for every signature, most of a signature's cost); other keys are returned as they are.
+ */
+export function reusedSigningKey<K extends SigningKey> (key: K): K {
+  if (key?.type !== 'Ed25519' || key.raw?.byteLength !== 64) return key
+  let obj: KeyObject | undefined
+  const signer = Object.create(key) as K
+  signer.sign = (msg: Uint8Array | { subarray: () => Uint8Array }) => {
+    obj ??= createPrivateKey({
+      format: 'jwk',
+      key: { crv: 'Ed25519', kty: 'OKP', d: Buffer.from(key.raw.subarray(0, 32)).toString('base64url'), x: Buffer.from(key.raw.subarray(32)).toString('base64url') }
+    })
+    return sign(null, msg instanceof Uint8Array ? msg : msg.subarray(), obj)
+  }
+  return signer
+}
+
+/** the components with the signing key above in place of the node's */
+const withSigningKey = (components: any): any => {
+  const key = reusedSigningKey(components.privateKey)
+  return new Proxy(components, { get: (target, prop) => prop === 'privateKey' ? key : Reflect.get(target, prop) })
+}
+
 /** The libp2p service factory for the configured router. */
 export async function pubsubService (config: KuboConfig, datastore: Datastore): Promise<(components: any) => unknown> {
   const settings = (config.Pubsub ?? {}) as { Router?: unknown, DisableSigning?: unknown }
@@ -148,10 +175,10 @@ export async function pubsubService (config: KuboConfig, datastore: Datastore): 
   if (router === 'floodsub') {
     const { floodsub } = await import('@libp2p/floodsub')
     const factory = floodsub({ globalSignaturePolicy, emitSelf: true })
-    return (components) => install(factory(components) as any)
+    return (components) => install(factory(withSigningKey(components)) as any)
   }
   if (router !== 'gossipsub') throw new Error(`unknown pubsub router ${router}`)
   const { gossipsub } = await import('@libp2p/gossipsub')
   const factory = gossipsub({ ...GOSSIPSUB_OPTIONS, globalSignaturePolicy })
-  return (components) => install(factory(components) as any)
+  return (components) => install(factory(withSigningKey(components)) as any)
 }

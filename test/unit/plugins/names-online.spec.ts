@@ -9,7 +9,7 @@ import { rejects } from '../../helpers/assert.js'
 import { execute } from '../../../registry/execute.js'
 import { defaultConfig } from '../../../core/config/defaults.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
-import { GOSSIPSUB_OPTIONS, SeqnoTable } from '../../../core/libp2p/pubsub.js'
+import { GOSSIPSUB_OPTIONS, SeqnoTable, reusedSigningKey } from '../../../core/libp2p/pubsub.js'
 import { MemoryDatastore } from 'datastore-core/memory'
 
 const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
@@ -172,5 +172,21 @@ describe('pubsub peer scores (Kubo scores no peer)', () => {
     const graylist = createPeerScoreThresholds().graylistThreshold
     expect(scoreOf({})).to.be.below(graylist)
     expect(scoreOf(GOSSIPSUB_OPTIONS.scoreParams)).to.equal(0)
+  })
+})
+
+describe('pubsub signing key', () => {
+  it('signs as the node key does (Ed25519 signatures are deterministic), and the public key verifies it', async () => {
+    const { generateKeyPair } = await import('@libp2p/crypto/keys')
+    const key = await generateKeyPair('Ed25519')
+    const signer = reusedSigningKey(key as any)
+    for (const text of ['a message', 'another one']) {
+      const msg = Buffer.from(text)
+      const sig = await signer.sign(msg)
+      expect(Buffer.from(sig)).to.deep.equal(Buffer.from(await key.sign(msg)))
+      expect(await key.publicKey.verify(msg, sig)).to.equal(true)
+    }
+    expect(signer.publicKey).to.equal(key.publicKey)
+    expect(signer.type).to.equal('Ed25519')
   })
 })
