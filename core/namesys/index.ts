@@ -185,8 +185,7 @@ export class NameSystem implements Startable {
         throw err
       }
     }
-    const published = await read(ipnsDatastoreKey(mh))
-    const stored = await read(ipnsValueStoreKey(mh))
+    const [published, stored] = await Promise.all([read(ipnsDatastoreKey(mh)), read(ipnsValueStoreKey(mh))])
     let routed: Uint8Array | undefined
     if (stored != null) { try { routed = Libp2pRecord.deserialize(stored).value } catch {} }
     if (published == null || routed == null) return published ?? routed
