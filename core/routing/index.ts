@@ -7,7 +7,7 @@ import type { AbortOptions, Libp2p, PeerId, PeerInfo } from '@libp2p/interface'
 import type { CID } from 'multiformats/cid'
 import { ipnsSelector } from 'ipns/selector'
 import { NotFoundError, RpcError } from '../errors.js'
-import { ValueLookup, type LookupTarget } from './lookup.js'
+import type { LookupTarget, ValueLookup } from './lookup.js'
 
 /** go-libp2p routing.QueryEventType */
 export enum QueryEventType { SendingQuery = 0, PeerResponse = 1, FinalPeer = 2, QueryError = 3, Provider = 4, Value = 5, AddingPeer = 6, DialingPeer = 7 }
@@ -158,8 +158,10 @@ export function createRouting (libp2p: Libp2p): Routing {
     return withPeers.length > 0 ? withPeers : list
   }
 
-  const lookup = new ValueLookup(libp2p)
-  libp2p.addEventListener('stop', () => { lookup.clear() })
+  // the lookup (and @libp2p/utils, ~50 modules) loads on the first search: init and offline nodes import this file too
+  let lookup: Promise<ValueLookup> | undefined
+  const getLookup = async (): Promise<ValueLookup> => await (lookup ??= import('./lookup.js').then(m => new m.ValueLookup(libp2p)))
+  libp2p.addEventListener('stop', () => { void lookup?.then(l => { l.clear() }) })
   const target = (d: DhtService): LookupTarget | undefined => {
     const table = d.routingTable
     if (table?.closestPeers == null || d.protocol == null) return undefined
@@ -180,7 +182,8 @@ export function createRouting (libp2p: Libp2p): Routing {
         if (enough) stop.abort()
         return enough
       }
-      await Promise.all(targets.map(async t => { await lookup.search(t!, key, { signal: options.signal, stop: stop.signal, onRecord }).catch(err => { if (!enough) throw err }) }))
+      const values = await getLookup()
+      await Promise.all(targets.map(async t => { await values.search(t!, key, { signal: options.signal, stop: stop.signal, onRecord }).catch(err => { if (!enough) throw err }) }))
     },
     async * findProviders (cid, options = {}) {
       const limit = options.numProviders ?? 20
