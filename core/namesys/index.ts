@@ -225,7 +225,7 @@ export class NameSystem implements Startable {
         // Kubo's quorum: the search stops once it has more answers than dht-record-count, our own copy counting as one
         const count = Math.max(1, (options.dhtRecordCount ?? 16) + 1 - found.length)
         jobs.push((async () => {
-          for (const { value, validated } of await this.dht!.search(key, { count, timeoutMs: options.dhtTimeoutMs ?? 60_000, signal: options.signal })) await keep(value, validated)
+          for (const { value, validated } of await this.dht!.search(key, { count, timeoutMs: options.dhtTimeoutMs ?? 60_000, signal: options.signal, counted: [...found] })) await keep(value, validated)
         })().catch(err => { this.log.debug(`DHT lookup of ${ipnsNameString(mh)}: ${(err as Error).message}`) }))
       }
       await Promise.all(jobs)

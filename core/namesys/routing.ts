@@ -14,6 +14,14 @@ const withPeers = (routing: Routing): DhtService[] =>
 /** A value the DHT gave for a key; `validated` when kad-dht already ran the record validator on it. */
 export interface FoundValue { value: Uint8Array, validated: boolean }
 
+export interface SearchOptions {
+  count: number
+  timeoutMs: number
+  signal?: AbortSignal
+  /** records the caller found locally and counts already: the DHTs' own copies of them do not count again */
+  counted?: Uint8Array[]
+}
+
 export class DhtRouting {
   constructor (private readonly routing: Routing, private readonly datastore?: Datastore) {}
 
@@ -27,7 +35,7 @@ export class DhtRouting {
    * when it is a new one (js kad-dht's local copy). Stops after `count` values (Kubo's Quorum), when the queries end,
    * or when `timeoutMs` passes (0: no limit).
    */
-  async search (key: Uint8Array, options: { count: number, timeoutMs: number, signal?: AbortSignal }): Promise<FoundValue[]> {
+  async search (key: Uint8Array, options: SearchOptions): Promise<FoundValue[]> {
     const dhts = withPeers(this.routing)
     if (dhts.length === 0) return []
     if (this.routing.searchValue != null) return await this.lookup(key, options)
@@ -67,7 +75,7 @@ export class DhtRouting {
    * (what other peers put here), then each peer's answer, validated (once per distinct record), until `count`
    * values, the end of the lookups, or `timeoutMs`.
    */
-  private async lookup (key: Uint8Array, options: { count: number, timeoutMs: number, signal?: AbortSignal }): Promise<FoundValue[]> {
+  private async lookup (key: Uint8Array, options: SearchOptions): Promise<FoundValue[]> {
     const out: FoundValue[] = []
     const valid: Uint8Array[] = []
     const count = Math.max(1, options.count)
@@ -85,7 +93,12 @@ export class DhtRouting {
       const dsKey = new Key(`${DHT_DATASTORE_PREFIX[name]}/record/${base32.baseEncode(key)}`, false)
       const local = await Promise.resolve().then(async () => await this.datastore!.get(dsKey)).catch(() => undefined)
       if (local == null) continue
-      try { if (await accept(Libp2pRecord.deserialize(local).value)) return out } catch {}
+      try {
+        const value = Libp2pRecord.deserialize(local).value
+        // the copy the caller already counted as its own (a publisher's record, also put to its DHT)
+        if (options.counted?.some(c => Buffer.from(c).equals(value)) === true) continue
+        if (await accept(value)) return out
+      } catch {}
     }
     const signals = [...(options.signal != null ? [options.signal] : []), ...(options.timeoutMs > 0 ? [AbortSignal.timeout(options.timeoutMs)] : [])]
     try {
