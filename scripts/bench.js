@@ -381,6 +381,8 @@ if (netOnly) {
   console.log(section)
   process.exit(0)
 }
+// wrk drives the gateway rows (here and in rpc-bench.sh): install it when missing, as the test set-ups do
+if (spawnSync('bash', [path.join(root, 'scripts', 'ensure-debs.sh'), 'wrk=wrk'], { stdio: 'inherit' }).status !== 0) log('wrk is missing and could not be installed: the gateway rows will be empty')
 const kuboBin = doKubo ? spawnSync('bash', [path.join(root, 'scripts', 'kubo.sh')], { encoding: 'utf8' }).stdout.trim() : ''
 const kubo = kuboBin !== '' && fs.existsSync(kuboBin) ? kuboBin : undefined
 if (doKubo && kubo == null) log('Kubo: scripts/kubo.sh gave no binary; leaving Kubo out')
