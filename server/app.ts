@@ -1,7 +1,9 @@
 // The Koa RPC app. The checks run in Kubo's order (wire.md §4.7): CONNECT, version-mismatch UA,
 // /api/v0 redirect, auth, CORS preflight, OPTIONS, method, Origin/Referer/UA, routing, parsing,
 // timeout, encoding, then the command.
-import Koa, { type Context } from 'koa'
+import Koa from 'koa'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { directRpc, serveDirect, type RpcContext } from './rpc-context.js'
 import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
 import { errorMessage, RequestParseError } from '../core/errors.js'
@@ -12,7 +14,7 @@ import { execute, textCall } from '../registry/execute.js'
 import type { InvokeInput } from '../registry/registry.js'
 import { ENCODINGS, preamble, sendError, sendOutcome } from './respond.js'
 import { Readable } from 'node:stream'
-import { bodyLines, multipartBoundary, multipartFiles } from './multipart.js'
+import { bodyLines, multipartBoundary, multipartFiles, streamChunks } from './multipart.js'
 import { setOwn } from '../core/util/own.js'
 import { approximateRequestSize, serveDebug } from './debug.js'
 import { metricsFor } from './metrics.js'
@@ -74,9 +76,11 @@ export interface RpcAppInit {
   container: AwilixContainer<Cradle>
   /** the listener's actual port, for the always-allowed localhost origins */
   port: () => number | string
+  /** POSTs under /api/v0/ skip Koa (default true; false serves every request through Koa, for comparison) */
+  direct?: boolean
 }
 
-export function createRpcApp ({ container, port }: RpcAppInit): Koa {
+export function createRpcApp ({ container, port, direct = true }: RpcAppInit): Koa {
   const { registry, config, requestLog, logging } = container.cradle
   const log = logging.forComponent('rpc')
   let sec = readSecurity(config.get())
@@ -97,7 +101,7 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
   app.proxy = false
   app.on('error', (err: unknown) => { log.debug(`http: ${errorMessage(err)}`) })
 
-  const plain = (ctx: Context, status: number, text: string): void => {
+  const plain = (ctx: RpcContext, status: number, text: string): void => {
     ctx.status = status
     ctx.set('Content-Type', 'text/plain; charset=utf-8')
     ctx.set('X-Content-Type-Options', 'nosniff')
@@ -106,25 +110,49 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
 
   // ipfs_http_* metrics: every request to the API port, as Kubo's MetricsCollectionOption("api")
   const metrics = metricsFor(container)
-  app.use(async (ctx, next) => {
+  const measure = (req: IncomingMessage, res: ServerResponse): void => {
     const start = process.hrtime.bigint()
-    const requestBytes = approximateRequestSize(ctx)
+    const requestBytes = approximateRequestSize(req)
     let responseBytes = 0
-    const res = ctx.res
     const write = res.write.bind(res) as (...a: any[]) => boolean
     const end = res.end.bind(res) as (...a: any[]) => typeof res
     const count = (chunk: unknown): void => { if (typeof chunk === 'string') responseBytes += Buffer.byteLength(chunk); else if (chunk instanceof Uint8Array) responseBytes += chunk.byteLength }
     res.write = ((chunk: unknown, ...rest: unknown[]) => { count(chunk); return write(chunk, ...rest) }) as typeof res.write
     res.end = ((chunk?: unknown, ...rest: unknown[]) => { if (typeof chunk !== 'function') count(chunk); return end(chunk, ...rest) }) as typeof res.end
     res.once('close', () => {
-      metrics.observeHttp({ method: ctx.method, code: res.statusCode, seconds: Number(process.hrtime.bigint() - start) / 1e9, requestBytes, responseBytes })
+      metrics.observeHttp({ method: req.method ?? '', code: res.statusCode, seconds: Number(process.hrtime.bigint() - start) / 1e9, requestBytes, responseBytes })
     })
+  }
+  app.use(async (ctx, next) => {
+    measure(ctx.req, ctx.res)
     await next()
   })
 
   app.use(async (ctx) => {
-    const reqPath = ctx.path
     if (ctx.method !== 'CONNECT' && await serveDebug(ctx, container)) return
+    await handle(ctx)
+  })
+
+  if (!direct) return app
+  // POSTs under /api/v0/ skip Koa (rpc-context.ts): the same handler over a context with Koa's semantics
+  const koaCallback = app.callback.bind(app)
+  const emitError = (err: Error): void => { app.emit('error', err) }
+  app.callback = () => {
+    const viaKoa = koaCallback()
+    const direct: typeof viaKoa = async (r, s) => {
+      // the API listens over HTTP/1.1 only
+      const req = r as IncomingMessage
+      const res = s as ServerResponse
+      if (!directRpc(req)) { await viaKoa(req, res); return }
+      measure(req, res)
+      await serveDirect(req, res, handle, emitError)
+    }
+    return direct
+  }
+  return app
+
+  async function handle (ctx: RpcContext): Promise<void> {
+    const reqPath = ctx.path
     if (ctx.method === 'CONNECT') { ctx.status = 200; ctx.body = ''; return }
     if (reqPath === '/version' && !reqPath.startsWith('/api/')) {
       ctx.set('Content-Type', 'text/plain; charset=utf-8')
@@ -215,11 +243,11 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
     let bodyUsed = false
     if (boundary != null) {
       if (defs.some(d => d.kind === 'file')) {
-        input.files = multipartFiles(ctx.req, boundary)
+        input.files = multipartFiles(streamChunks(ctx.req), boundary)
         bodyUsed = true
       } else if (last?.kind === 'string' && last.stdin === true) {
         try {
-          input.stdin = await bodyLines(ctx.req, boundary)
+          input.stdin = await bodyLines(streamChunks(ctx.req), boundary)
         } catch (err) { plain(ctx, 400, errorMessage(err)); return }
       }
     }
@@ -260,8 +288,7 @@ export function createRpcApp ({ container, port }: RpcAppInit): Koa {
       sendError(ctx, signal.aborted && signal.reason instanceof Error && isDeadline(signal.reason) ? signal.reason : err, enc)
     }
     if (!bodyUsed) drain(ctx)
-  })
-  return app
+  }
 }
 
 /** A timeout whose reason reads like Go's. */
@@ -274,7 +301,7 @@ function timeoutSignal (ms: number): AbortSignal {
 const isDeadline = (e: Error): boolean => e.message === 'context deadline exceeded'
 
 /** Read and drop an unread request body so the connection can be reused. */
-function drain (ctx: Context): void {
+function drain (ctx: RpcContext): void {
   if (!ctx.req.readableEnded) ctx.req.resume()
 }
 
@@ -311,7 +338,7 @@ function matchOrigin (pattern: string, origin: string): boolean {
 }
 
 /** go-ipfs-cmds allowOrigin/allowReferer/allowUserAgent. */
-function originCheck (ctx: Context, allowed: string[]): boolean {
+function originCheck (ctx: RpcContext, allowed: string[]): boolean {
   const any = allowed.includes('*')
   const origin = ctx.get('Origin')
   if (origin !== '' && !any && !allowed.includes(origin)) return false

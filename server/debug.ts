@@ -2,6 +2,7 @@
 // default mux's /debug/vars and /debug/pprof/): Prometheus metrics, the log stream, process vars, and the
 // profiles that map to Node (CPU, heap); Kubo's 404 texts for the rest.
 import type { Context } from 'koa'
+import type { IncomingMessage } from 'node:http'
 import { PassThrough } from 'node:stream'
 import v8 from 'node:v8'
 import type { AwilixContainer } from 'awilix'
@@ -113,12 +114,12 @@ export async function serveDebug (ctx: Context, container: AwilixContainer<Cradl
 }
 
 /** go's computeApproximateRequestSize for ipfs_http_request_size_bytes */
-export function approximateRequestSize (ctx: Context): number {
-  let s = ctx.url.length + ctx.method.length + `HTTP/${ctx.req.httpVersion}`.length
-  const raw = ctx.req.rawHeaders
+export function approximateRequestSize (req: IncomingMessage): number {
+  let s = (req.url ?? '').length + (req.method ?? '').length + `HTTP/${req.httpVersion}`.length
+  const raw = req.rawHeaders
   for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i].toLowerCase() !== 'host') s += raw[i].length + raw[i + 1].length
-  s += (ctx.get('Host') ?? '').length
-  const len = Number(ctx.get('Content-Length'))
+  s += (req.headers.host ?? '').length
+  const len = Number(req.headers['content-length'] ?? '')
   if (Number.isFinite(len) && len > 0) s += len
   return s
 }

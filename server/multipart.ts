@@ -3,8 +3,39 @@
 // linear in the bytes it reads (busboy was evaluated: it needs CRLF and a form-data Content-Disposition,
 // which Go does not).
 import path from 'node:path'
+import type { Readable } from 'node:stream'
 import { RequestParseError } from '../core/errors.js'
 import type { FileEntry } from '../registry/types.js'
+
+/**
+ * A readable's chunks, as its async iterator yields them (and destroyed, as there, when the reader stops
+ * early or it fails) without that iterator's end-of-stream machinery, which cost as much as parsing a
+ * small upload.
+ */
+export async function * streamChunks (stream: Readable): AsyncGenerator<Buffer> {
+  let wake: (() => void) | undefined
+  const kick = (): void => {
+    const w = wake
+    wake = undefined
+    w?.()
+  }
+  const events = ['readable', 'end', 'error', 'close'] as const
+  for (const e of events) stream.on(e, kick)
+  let ended = false
+  try {
+    for (;;) {
+      const chunk = stream.destroyed ? null : stream.read() as Buffer | null
+      if (chunk !== null) { yield chunk; continue }
+      if (stream.readableEnded) { ended = true; return }
+      if (stream.errored != null) throw stream.errored
+      if (stream.destroyed) throw Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })
+      await new Promise<void>(resolve => { wake = resolve })
+    }
+  } finally {
+    for (const e of events) stream.off(e, kick)
+    if (!ended) stream.destroy()
+  }
+}
 
 export interface Part {
   headers: Map<string, string>

@@ -2,7 +2,8 @@
 // streams; the first item is pulled before headers are committed so an early error is still a 500/400
 // JSON body, and a late error goes into the X-Stream-Error trailer.
 import { Readable } from 'node:stream'
-import type { Context } from 'koa'
+import type { ServerResponse } from 'node:http'
+import type { RpcContext as Context } from './rpc-context.js'
 import { errorCode, errorMessage, ErrorCode } from '../core/errors.js'
 import { blockBuffers } from '../core/unixfs/buffer-pool.js'
 import type { Outcome } from '../registry/execute.js'
@@ -128,7 +129,7 @@ async function * withTrailer<T> (ctx: Context, source: AsyncIterable<T>, first: 
 const PUMP_AHEAD = 4 * 1024 * 1024
 
 /** Resolves when the response can take more data, or is gone. */
-export async function drained (res: Context['res']): Promise<void> {
+export async function drained (res: ServerResponse): Promise<void> {
   await new Promise<void>(resolve => {
     const done = (): void => {
       res.off('drain', done)

@@ -126,6 +126,15 @@ export function newPathFromUri (str: string): ContentPath {
  * /sub/path); on failure the error of the first attempt.
  */
 export function parsePath (str: string): ContentPath {
+  if (!normalizeUriScheme(str).startsWith('/')) {
+    // a bare CID: the first attempt can only fail, and its error is wanted only if the second fails too
+    // (not thrown and caught on every call: building the error was most of a small command's parsing)
+    try {
+      return newPath('/ipfs/' + str)
+    } catch {
+      throw new InvalidPathError(str, 'path does not have enough components')
+    }
+  }
   try {
     return newPathFromUri(str)
   } catch (err) {
