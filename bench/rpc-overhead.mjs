@@ -2,7 +2,8 @@
 // builds and paths when the machine is too busy for wall-clock figures: batches of each variant
 // alternate and the least CPU per request of any batch is reported (contention only ever adds).
 // Usage: node bench/rpc-overhead.mjs [batches=15] [perBatch=400] [otherDist=/work/main/dist]
-// Variants: this build (direct path), this build through Koa only, and otherDist's app if given.
+// Variants: this build (direct path), this build through Koa only, a bare node:http server (the floor,
+// client included), and otherDist's app if given.
 import http from 'node:http'
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
@@ -47,6 +48,13 @@ const workloads = {
 
 const variants = [['direct', await serve(ownDist, true)]]
 if (process.env.DIRECT_ONLY == null) variants.push(['koa', await serve(ownDist, false)])
+// the floor: a bare node:http server reading the body and answering a small chunked JSON value
+const bare = http.createServer({ keepAlive: true }, (req, res) => {
+  req.resume()
+  req.on('end', () => { res.setHeader('Content-Type', 'application/json'); res.setHeader('Trailer', 'X-Stream-Error'); res.end('{"Key":"x","Size":1024}\n') })
+})
+await new Promise(resolve => bare.listen(0, '127.0.0.1', resolve))
+variants.push(['bare node:http', { port: bare.address().port, close: async () => { await new Promise(resolve => bare.close(resolve)) } }])
 if (other != null) variants.push([`other (${other})`, await serve(other, undefined)])
 const only = process.env.WORKLOAD
 for (const [name, run] of Object.entries(workloads)) {

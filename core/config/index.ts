@@ -90,7 +90,8 @@ export function createConfigStore (initial: KuboConfig, file = ''): ConfigStore 
     get: () => structuredClone(current),
     getKey: (key) => {
       const v = getPath(current, keyParts(key))
-      return v === undefined ? undefined : structuredClone(v)
+      // a copy only of what can be mutated (structuredClone of a string costs as much as a small object's)
+      return v !== null && typeof v === 'object' ? structuredClone(v) : v
     },
     setKey: async (key, value) => {
       setPath(current, keyParts(key), structuredClone(value))
