@@ -179,7 +179,7 @@ async function pump (ctx: Context, first: IteratorResult<Uint8Array>, it: AsyncI
  * much as encoding the rows. Same contract as withTrailer + pump: a late error goes into the
  * X-Stream-Error trailer, a slow client holds the source back, one that goes away stops it.
  */
-async function pumpRows<T> (ctx: Context, first: IteratorResult<T>, it: AsyncIterator<T>, encode: (v: T) => string): Promise<void> {
+async function pumpRows<T> (ctx: Context, first: IteratorResult<T>, it: AsyncIterator<T>, encode: (v: T) => string | Uint8Array): Promise<void> {
   const res = ctx.res
   ctx.respond = false
   const write = async (v: T): Promise<void> => {
@@ -218,12 +218,14 @@ async function pumpRows<T> (ctx: Context, first: IteratorResult<T>, it: AsyncIte
  * Send an outcome. Throws (before anything is committed) when the command fails before its first item.
  */
 export async function sendOutcome (ctx: Context, outcome: Outcome, enc: string, command: CommandSpec, call: TextCall): Promise<void> {
+  // text of raw bytes (routing get) goes out as those bytes, as Kubo writes them
+  const charset: BufferEncoding = command.textBytes === true && (enc === 'text' || enc === 'textnl') ? 'latin1' : 'utf8'
   switch (outcome.kind) {
     case 'single': {
       preamble(ctx)
       ctx.status = 200
       ctx.set('Content-Type', mimeOf(enc))
-      sendChunked(ctx, Buffer.from(encodeValue(outcome.value, enc, command, call)))
+      sendChunked(ctx, Buffer.from(encodeValue(outcome.value, enc, command, call), charset))
       return
     }
     case 'ndjson': {
@@ -235,7 +237,7 @@ export async function sendOutcome (ctx: Context, outcome: Outcome, enc: string, 
         ctx.set('Content-Type', mimeOf(enc))
         ctx.set('X-Chunked-Output', '1')
         ctx.res.flushHeaders()
-        ctx.body = Readable.from(withTrailer(ctx, outcome.items, { done: true, value: undefined }, it, (v: unknown): string => encodeValue(v, enc, command, call)), { objectMode: false })
+        ctx.body = Readable.from(withTrailer(ctx, outcome.items, { done: true, value: undefined }, it, (v: unknown): string | Uint8Array => charset === 'utf8' ? encodeValue(v, enc, command, call) : Buffer.from(encodeValue(v, enc, command, call), charset)), { objectMode: false })
         return
       }
       const first = await it.next()
@@ -243,11 +245,12 @@ export async function sendOutcome (ctx: Context, outcome: Outcome, enc: string, 
       ctx.status = 200
       ctx.set('Content-Type', mimeOf(enc))
       ctx.set('X-Chunked-Output', '1')
-      const encode = (v: unknown): string => encodeValue(v, enc, command, call)
+      const encode = (v: unknown): string | Buffer => charset === 'utf8' ? encodeValue(v, enc, command, call) : Buffer.from(encodeValue(v, enc, command, call), charset)
       // a stream that is already over (most commands emit a row or two) goes out in one write
       const rest = first.done === true ? { values: [] } : await drainIfDone(it)
       if (rest != null) {
-        sendChunked(ctx, Buffer.from((first.done === true ? [] : [first.value, ...rest.values]).map(encode).join('')))
+        const rows = (first.done === true ? [] : [first.value, ...rest.values]).map(encode)
+        sendChunked(ctx, charset === 'utf8' ? Buffer.from(rows.join('')) : Buffer.concat(rows.map(r => typeof r === 'string' ? Buffer.from(r) : r)))
         if (rest.error !== undefined) ctx.res.addTrailers({ 'X-Stream-Error': errorMessage(rest.error).replace(/[\r\n]+/g, ' ') })
         return
       }

@@ -24,5 +24,6 @@ export const routingGet = defineCommand({
     if (outcome.kind !== 'ndjson') return
     for await (const e of outcome.items) io.stdout.write(Buffer.from((e as QueryEventOutput).Extra, 'base64'))
   },
-  text: (e) => Buffer.from(e.Extra, 'base64').toString('latin1')
+  text: (e) => Buffer.from(e.Extra, 'base64').toString('latin1'),
+  textBytes: true
 })
