@@ -43,9 +43,30 @@ export interface LoggingInit {
   console?: boolean
 }
 
+/**
+ * go-log's GOLOG_LOG_LEVEL: comma-separated items, each a default level or `subsystem=level` (levels in any
+ * case, nothing trimmed); an item with an unknown level is skipped with a message, as Kubo does.
+ */
+export function parseLogLevelEnv (env: string, warn: (message: string) => void = () => {}): { level?: string, subsystems: Map<string, string> } {
+  const out: { level?: string, subsystems: Map<string, string> } = { subsystems: new Map() }
+  for (const item of env.split(',')) {
+    const eq = item.indexOf('=')
+    const level = (eq < 0 ? item : item.slice(eq + 1)).toLowerCase()
+    if (!(level in RANK)) {
+      warn(`error setting log level "${item}": unrecognized level: "${eq < 0 ? item : item.slice(eq + 1)}"\n`)
+      continue
+    }
+    if (eq < 0) out.level = level
+    else out.subsystems.set(item.slice(0, eq), level)
+  }
+  return out
+}
+
 export function createLogging (init: LoggingInit = {}): Logging {
-  let defaultLevel = init.level ?? process.env.GOLOG_LOG_LEVEL ?? process.env.TSIPFS_LOG_LEVEL ?? 'error'
-  const own = new Map<string, string>()
+  const env = init.level == null ? (process.env.GOLOG_LOG_LEVEL ?? process.env.TSIPFS_LOG_LEVEL) : undefined
+  const parsed = env != null ? parseLogLevelEnv(env, init.console === true ? (m) => process.stderr.write(m) : undefined) : undefined
+  let defaultLevel = init.level ?? parsed?.level ?? 'error'
+  const own = new Map<string, string>(parsed?.subsystems)
   const known = new Set<string>()
   const children = new Map<string, Logger>()
   const tails = new Set<PassThrough>()

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { createTestNode, type TestNode, renderText } from '../../helpers/node.js'
 import { rejection } from '../../helpers/assert.js'
 import { logPlugin } from '../../../plugins/log/index.js'
-import { createLogging } from '../../../core/logger/index.js'
+import { createLogging, parseLogLevelEnv } from '../../../core/logger/index.js'
 import { execute } from '../../../registry/execute.js'
 
 /** Start `log tail` and resolve once its handler has run (subscribed), unlike registry.invoke, which only ends with the stream. */
@@ -150,6 +150,38 @@ describe('log plugin', () => {
     it('a bad --log-level: Kubo’s error', async () => {
       const err = await rejection(node.invoke('log/tail', { options: { 'log-level': 'loud' } }))
       expect(err.message).to.equal('setting log level loud: unrecognized level: "loud"')
+    })
+  })
+
+  // go-log's syntax, as Kubo 0.40.1 takes it: a default level and/or subsystem=level items
+  describe('GOLOG_LOG_LEVEL', () => {
+    const saved = process.env.GOLOG_LOG_LEVEL
+    afterEach(() => {
+      if (saved == null) Reflect.deleteProperty(process.env, 'GOLOG_LOG_LEVEL')
+      else process.env.GOLOG_LOG_LEVEL = saved
+    })
+
+    it('default level plus subsystem levels; log level all resets them all', () => {
+      process.env.GOLOG_LOG_LEVEL = 'warn,swarm2=info,Foo=DEBUG'
+      const logging = createLogging()
+      expect(logging.getLevel('*')).to.equal('warn')
+      expect(logging.getLevel('swarm2')).to.equal('info')
+      expect(logging.getLevel('Foo')).to.equal('debug')
+      expect(logging.getLevel('core')).to.equal('warn')
+      expect(logging.levels()).to.deep.equal({ '*': 'warn', Foo: 'debug', swarm2: 'info' })
+      logging.setLevel('*', 'error')
+      expect(logging.levels()).to.deep.equal({ '*': 'error', Foo: 'error', swarm2: 'error' })
+    })
+
+    it('subsystem only: the default stays error; bad items are skipped with Kubo\'s message', () => {
+      process.env.GOLOG_LOG_LEVEL = 'swarm2=debug'
+      const logging = createLogging()
+      expect([logging.getLevel('*'), logging.getLevel('swarm2')]).to.deep.equal(['error', 'debug'])
+      const warnings: string[] = []
+      const parsed = parseLogLevelEnv('info,swarm2=bogus, warn', (m) => warnings.push(m))
+      expect(parsed.level).to.equal('info')
+      expect([...parsed.subsystems]).to.deep.equal([])
+      expect(warnings).to.deep.equal(['error setting log level "swarm2=bogus": unrecognized level: "bogus"\n', 'error setting log level " warn": unrecognized level: " warn"\n'])
     })
   })
 })
