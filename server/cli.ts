@@ -312,7 +312,10 @@ export async function main (argv: string[]): Promise<number> {
   let command = parsed.node.command
   if (parsed.help != null || command == null) {
     if (command == null && parsed.positionals.length > 0) {
-      process.stderr.write(`Error: Unknown Command "${parsed.positionals[0]}"\n\n`)
+      // go-ipfs-cmds: an unknown name is an "Unknown Command" at the root only; below it, arguments to a group
+      process.stderr.write(parsed.path.length === 0
+        ? `Error: Unknown Command "${parsed.positionals[0]}"\n\n`
+        : `Error: expected 0 argument(s), got ${parsed.positionals.length}\n\n`)
       process.stderr.write(helpText(registry, parsed.node, 'short'))
       return 1
     }
