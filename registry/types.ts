@@ -138,6 +138,11 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
    * no text encoder, so its CLI prints JSON instead (cli/run.go), as a command without `text` does here.
    */
   textGeneric?: boolean
+  /**
+   * CLI JSON (--enc=json, or text without an encoder): the value as Kubo's CLI re-encodes it, decoded into the
+   * command's Go type, whose own MarshalJSON may order keys unlike the wire (routing get)
+   */
+  cliJson?: (value: Out) => unknown
   /** `text` returns bytes as a binary string (one char per byte): ?encoding=text sends those bytes, not UTF-8 */
   textBytes?: boolean
   /** ndjson text: where the CLI writes each rendered value (Kubo's PostRun writes progress to stderr) */

@@ -232,9 +232,9 @@ function write (stream: NodeJS.WriteStream, data: string | Uint8Array): Promise<
   return new Promise(resolve => { if (stream.write(data)) resolve(); else stream.once('drain', () => resolve()) })
 }
 
-function renderValue (command: CommandSpec, value: unknown, call: TextCall, enc: string): string {
+export function renderValue (command: CommandSpec, value: unknown, call: TextCall, enc: string): string {
   // go-ipfs-cmds cli/run.go: text asked of a command without a text encoder gives JSON
-  if (enc === 'json' || command.text == null || command.textGeneric === true) return goJson(value)
+  if (enc === 'json' || command.text == null || command.textGeneric === true) return goJson(command.cliJson != null ? command.cliJson(value as never) : value)
   return command.text(value as never, call as never)
 }
 

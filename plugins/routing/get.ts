@@ -24,6 +24,8 @@ export const routingGet = defineCommand({
     if (outcome.kind !== 'ndjson') return
     for await (const e of outcome.items) io.stdout.write(Buffer.from((e as QueryEventOutput).Extra, 'base64'))
   },
+  // Kubo's CLI decodes into *routing.QueryEvent and re-encodes with its MarshalJSON: sorted keys
+  cliJson: (e) => ({ Extra: e.Extra, ID: e.ID, Responses: e.Responses, Type: e.Type }),
   text: (e) => Buffer.from(e.Extra, 'base64').toString('latin1'),
   textBytes: true
 })

@@ -21,6 +21,8 @@ import { hashByName } from '../../../core/hashes.js'
 import { emptyStats } from '../../../core/provider/stats.js'
 import { provideStatText } from '../../../plugins/provide/text.js'
 import { routingGet } from '../../../plugins/routing/get.js'
+import { renderValue } from '../../../server/cli.js'
+import type { CommandSpec } from '../../../registry/types.js'
 import { generateKeyPair } from '@libp2p/crypto/keys'
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import { createIPNSRecord, marshalIPNSRecord } from 'ipns'
@@ -195,6 +197,9 @@ describe('networking commands (three in-process nodes)', function () {
     async function * items (): AsyncGenerator<unknown> { yield event }
     await routingGet.cliRender!({ kind: 'ndjson', items: items() }, {} as never, { stdout, stderr: stdout, isTTY: false, cwd: '/' } as never)
     expect(Buffer.concat(chunks)).to.deep.equal(Buffer.from(record))
+    // Kubo's CLI --enc=json re-encodes the event with QueryEvent.MarshalJSON: sorted keys, unlike its HTTP answer
+    const json = renderValue(routingGet as unknown as CommandSpec, event, { path: ['routing', 'get'], args: [name], options: {} } as never, 'json')
+    expect(json).to.equal(`{"Extra":"${event.Extra}","ID":"","Responses":null,"Type":5}\n`)
   })
 
   it('routing get of an absent record fails with routing: not found; bad keys are refused', async () => {
