@@ -16,7 +16,7 @@ import { getBlock, offlineNotFound, type NodeBlockstore } from '../blockstore/in
 import type { Startable } from '../lifecycle.js'
 import { libp2pRouting } from './routing.js'
 import { BitswapClient, type BitswapNetwork } from './client.js'
-import { MessageSender, type SendMessage } from './sender.js'
+import { LANES, MessageSender, type SendMessage } from './sender.js'
 import { serveWants, type ServeDeps, type ServingLedger } from './serve.js'
 import { BitswapStats, instrument, type BitswapCounters, type BitswapInternals, type LedgerOutput } from './stats.js'
 
@@ -220,7 +220,8 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
       const wants = internals.peerWantLists
       const serving: ServeDeps = {
         read: async (cid, opts) => serverEnabled ? await getBlock(local, cid, opts) : await Promise.reject(offlineNotFound(cid)),
-        send: async (peer, msg, opts) => { await internals.network.sendMessage(peer, msg as never, opts) }
+        send: async (peer, msg, opts) => { await internals.network.sendMessage(peer, msg as never, opts) },
+        window: LANES
       }
       const receive = wants.receiveMessage.bind(wants)
       wants.receiveMessage = (peer, message) => {

@@ -1,8 +1,8 @@
 // Our bitswap message sender, in place of @helia/bitswap's Network.sendMessage (4.0.19), which encodes each
 // block twice (once to measure it, once in the message: two 256 KiB copies per block) and opens a stream
 // per message, whose yamux window starts again at 256 KiB (a round trip per 256 KiB of a 4 MiB message).
-// Here, as boxo's MessageSender: one outbound stream per peer kept while messages flow (closed after
-// IDLE_MS without one, before js peers' 10 s receive timeout), messages encoded once with the block bytes
+// Here, as boxo's MessageSender: outbound streams kept per peer while messages flow (closed after IDLE_MS
+// without one, before js peers' 10 s receive timeout; wants on one, blocks over LANES of them), messages encoded once with the block bytes
 // sent as views (no copy), split under the 4 MiB message limit. A send that fails on a reused stream is
 // retried once on a new stream.
 import type { AbortOptions, Libp2p, PeerId, Stream } from '@libp2p/interface'
@@ -14,6 +14,12 @@ export const MAX_MESSAGE_SIZE = 4 * 1024 * 1024
 /** an idle stream is closed after this long (js peers abort an inbound stream silent for 10 s) */
 const IDLE_MS = 5_000
 const SEND_TIMEOUT_MS = 10_000
+/**
+ * streams per peer for blocks: each yamux stream starts with a 256 KiB window that the receiver widens
+ * only when its updates come back within 4 RTTs (on loopback, rarely), so one stream moves 256 KiB per
+ * round trip through the receiver's event loop
+ */
+export const LANES = 3
 
 export interface SendEntry { cid: Uint8Array, priority?: number, cancel?: boolean, wantType?: 'WantBlock' | 'WantHave', sendDontHave?: boolean }
 export interface SendBlock { prefix?: Uint8Array, data: Uint8Array }
@@ -143,40 +149,44 @@ export function encodeMessage (msg: SendMessage, maxSize = MAX_MESSAGE_SIZE): Ui
   return frames
 }
 
-interface PeerSender {
+/** one kept stream and the sends on it, one after another */
+interface Lane {
   stream?: Stream
   idle?: ReturnType<typeof setTimeout>
-  /** the sends to this peer, one after another */
   tail: Promise<void>
+  /** sends queued or running */
+  queued: number
 }
 
 export class MessageSender {
-  private readonly peers = new Map<string, PeerSender>()
+  /** per peer: lane 0 carries every message without blocks (wants and cancels stay in order), blocks take the least busy lane */
+  private readonly peers = new Map<string, Lane[]>()
   private running = true
 
-  constructor (private readonly libp2p: Libp2p, private readonly protocol = BITSWAP_120) {}
+  constructor (private readonly libp2p: Libp2p, private readonly protocol = BITSWAP_120, private readonly lanes = LANES) {}
 
   /** resolves once the message is handed to the stream (backpressure: waits for it to drain) */
   async send (peer: PeerId, msg: SendMessage, options: AbortOptions = {}): Promise<void> {
     if (!this.running) throw new Error('bitswap sender is stopped')
     const key = peer.toString()
-    let ps = this.peers.get(key)
-    if (ps == null) this.peers.set(key, ps = { tail: Promise.resolve() })
-    const s = ps
+    let lanes = this.peers.get(key)
+    if (lanes == null) this.peers.set(key, lanes = Array.from({ length: Math.max(this.lanes, 1) }, () => ({ tail: Promise.resolve(), queued: 0 })))
+    const lane = msg.blocks.size === 0 ? lanes[0] : lanes.reduce((a, b) => b.queued < a.queued ? b : a)
     const signal = options.signal ?? AbortSignal.timeout(SEND_TIMEOUT_MS)
-    const run = s.tail.then(async () => { await this.write(peer, s, encodeMessage(msg), signal) })
-    s.tail = run.catch(() => {})
+    lane.queued++
+    const run = lane.tail.then(async () => { await this.write(peer, lane, encodeMessage(msg), signal) })
+    lane.tail = run.catch(() => {}).finally(() => { lane.queued-- })
     await run
   }
 
-  private async open (peer: PeerId, s: PeerSender, signal: AbortSignal): Promise<Stream> {
+  private async open (peer: PeerId, s: Lane, signal: AbortSignal): Promise<Stream> {
     const stream = await this.libp2p.dialProtocol(peer, this.protocol, { signal })
     await stream.closeRead({ signal })
     s.stream = stream
     return stream
   }
 
-  private async write (peer: PeerId, s: PeerSender, frames: Uint8ArrayList[], signal: AbortSignal): Promise<void> {
+  private async write (peer: PeerId, s: Lane, frames: Uint8ArrayList[], signal: AbortSignal): Promise<void> {
     clearTimeout(s.idle)
     let stream = s.stream
     const reused = stream != null && stream.status === 'open' && stream.writeStatus === 'writable'
@@ -214,17 +224,17 @@ export class MessageSender {
 
   /** the peer is gone: forget its stream */
   disconnected (peer: PeerId): void {
-    const s = this.peers.get(peer.toString())
-    if (s == null) return
-    clearTimeout(s.idle)
+    for (const lane of this.peers.get(peer.toString()) ?? []) clearTimeout(lane.idle)
     this.peers.delete(peer.toString())
   }
 
   stop (): void {
     this.running = false
-    for (const s of this.peers.values()) {
-      clearTimeout(s.idle)
-      s.stream?.abort(new Error('bitswap stopped'))
+    for (const lanes of this.peers.values()) {
+      for (const lane of lanes) {
+        clearTimeout(lane.idle)
+        lane.stream?.abort(new Error('bitswap stopped'))
+      }
     }
     this.peers.clear()
   }

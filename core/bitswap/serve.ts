@@ -1,7 +1,7 @@
 // Serving a peer's wants, in place of @helia/bitswap's Ledger.sendBlocksToPeer (4.0.19), which reads every
 // wanted block (has, then get copied into one buffer) before sending anything, then sends them all: a
 // peer wanting 32 MiB waited for 32 MiB of reads. Here the blocks go in messages of up to BATCH_BYTES
-// while the next ones are read (one message in flight), read once, as stored. The want states, the
+// while the next ones are read (a few messages in flight, one per sending stream), read once, as stored. The want states, the
 // do-not-resend window and the DONT_HAVE answers are the ledger's, as @helia/bitswap keeps them.
 import type { AbortOptions, PeerId } from '@libp2p/interface'
 import type { CID } from 'multiformats/cid'
@@ -35,6 +35,8 @@ export interface ServeDeps {
   /** a stored block (NotFoundError when missing) */
   read: (cid: CID, options?: AbortOptions) => Promise<Uint8Array>
   send: (peer: PeerId, msg: SendMessage, options?: AbortOptions) => Promise<void>
+  /** messages in flight at once (default 1) */
+  window?: number
 }
 
 /** the block prefix: version, codec, hash function, digest length (varints) */
@@ -57,16 +59,18 @@ export async function serveWants (ledger: ServingLedger, deps: ServeDeps, option
   for (const [, w] of unsent) w.status = 'sending'
   let msg = empty()
   let bytes = 0
-  let inflight: Promise<void> = Promise.resolve()
+  const inflight: Array<Promise<void>> = []
   const flush = async (): Promise<void> => {
     if (msg.blocks.size === 0 && msg.blockPresences.size === 0) return
     const m = msg
     const n = bytes
     msg = empty()
     bytes = 0
-    await inflight // one message in flight: its successor waits (backpressure)
-    inflight = deps.send(ledger.peerId, m, options).then(() => { ledger.sentBytes(n) })
-    inflight.catch(() => {})
+    // at most `window` messages in flight: the next waits for the oldest (backpressure)
+    if (inflight.length >= (deps.window ?? 1)) await inflight.shift()
+    const sent = deps.send(ledger.peerId, m, options).then(() => { ledger.sentBytes(n) })
+    sent.catch(() => {})
+    inflight.push(sent)
   }
   try {
     for (const [key, want] of unsent) {
@@ -101,5 +105,5 @@ export async function serveWants (ledger: ServingLedger, deps: ServeDeps, option
     // wants not reached (an error) can be served by the next round
     for (const [, w] of unsent) if (w.status === 'sending') w.status = 'want'
   }
-  await inflight
+  await Promise.all(inflight)
 }
