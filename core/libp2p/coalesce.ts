@@ -32,13 +32,16 @@ export function oneRecordPerFrame<F extends Factory> (factory: F): F {
   }) as F
 }
 
+/** the least round trip time a stream's window tuning assumes (ms) */
+export const RTT_FLOOR_MS = 10
+
 /** yamux StreamState.Established */
 const ESTABLISHED = 3
 
 /**
  * js yamux sends a window update for every data frame it receives: one more segment back for each message. go-yamux
  * (Kubo) sends one once the window is half used; so does a stream here once it is established (opening, pausing and
- * resuming keep the module's own rule).
+ * resuming keep the module's own rule). The window grows as go-yamux's does, on loopback too (RTT_FLOOR_MS).
  */
 export function halfWindowUpdates<F extends Factory> (factory: F): F {
   return ((components: any) => {
@@ -53,6 +56,11 @@ export function halfWindowUpdates<F extends Factory> (factory: F): F {
         const stream = newStream(...a)
         const update = stream.sendWindowUpdate?.bind(stream)
         if (typeof update !== 'function' || typeof stream.recvWindowCapacity !== 'number') return stream
+        // the window doubles when half of it was used within 4 RTTs (go-yamux's auto-tuning); js yamux's RTT
+        // is whole ms from one ping (0 on loopback: a stream's window never grew past 256 KiB, one round trip
+        // through the receiver's event loop per 256 KiB): RTT_FLOOR_MS at least
+        const rtt = stream.getRTT
+        if (typeof rtt === 'function') stream.getRTT = () => Math.max(rtt(), RTT_FLOOR_MS)
         stream.sendWindowUpdate = () => {
           if (stream.state === ESTABLISHED && stream.recvWindow - stream.recvWindowCapacity < stream.recvWindow / 2) return
           update()

@@ -97,4 +97,16 @@ describe('core/libp2p/coalesce', function () {
     expect(updates).to.be.greaterThan(0)
     expect(updates).to.be.lessThan(40)
   })
+
+  it('halfWindowUpdates: a stream drained fast widens its window past 256 KiB (go-yamux tuning, with an RTT floor)', async () => {
+    const { out, inbound } = await muxedPair(halfWindowUpdates(yamux()))
+    const chunk = new Uint8Array(64 * 1024).fill(9)
+    const total = 64 * chunk.byteLength
+    const arrived = received(inbound, total)
+    for (let i = 0; i < 64; i++) {
+      if (!out.send(chunk)) await new Promise(resolve => out.addEventListener('drain', resolve, { once: true }))
+    }
+    await arrived
+    expect(inbound.recvWindow).to.be.greaterThan(256 * 1024)
+  })
 })
