@@ -10,6 +10,9 @@ import path from 'node:path'
 import { CLI, ROOT, runCli } from './daemon.js'
 import { KUBO_ENV, kuboBinary } from './kubo.js'
 import { NetnsNetwork, type Namespace } from './netns.js'
+import { sleep, waitFor } from './wait.js'
+
+export { waitFor }
 import { multipart, rpc, type RpcResponse } from './rpc.js'
 
 export type PeerKind = 'tsipfs' | 'kubo' | 'helia'
@@ -74,22 +77,6 @@ export interface Peer {
 
 /** The Node that npm brought (libp2p and Helia need >= 22); the running one when it is missing. */
 const NODE = existsSync(path.join(ROOT, 'node_modules', 'node', 'bin', 'node')) ? path.join(ROOT, 'node_modules', 'node', 'bin', 'node') : process.execPath
-
-const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
-
-/** Polls `fn` until it returns a value other than false/null/undefined (or stops throwing). */
-export async function waitFor<T> (fn: () => Promise<T | false | null | undefined> | T | false | null | undefined, opts: { timeout?: number, interval?: number, what?: string } = {}): Promise<T> {
-  const deadline = Date.now() + (opts.timeout ?? 30_000)
-  let last: unknown
-  for (;;) {
-    try {
-      const v = await fn()
-      if (v !== false && v != null) return v
-    } catch (err) { last = err }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what ?? 'a condition'}${last != null ? `: ${(last as Error).message}` : ''}`)
-    await sleep(opts.interval ?? 250)
-  }
-}
 
 function setPath (obj: Record<string, any>, key: string, value: unknown): void {
   const parts = key.split('.')

@@ -1,7 +1,10 @@
 // An in-memory node for plugin unit tests: real stores, no HTTP, no stubs of core services.
 import type { InvokeInput } from '../../registry/registry.js'
 import { textCall } from '../../registry/execute.js'
+import type { Libp2p } from '@libp2p/interface'
 import { createNode, type NodeInit, type TsipfsNode } from '../../server/node.js'
+import { defaultConfig } from '../../core/config/defaults.js'
+import { generateIdentity, identityOf } from '../../core/repo/index.js'
 
 export interface TestNode extends TsipfsNode {
   /** run a command through the registry: a value, the array of streamed values, or a Buffer */
@@ -16,6 +19,21 @@ export async function createTestNode (init: Partial<NodeInit> = {}): Promise<Tes
     invoke: async (path, input = {}) => await node.registry.invoke(typeof path === 'string' ? path.split('/') : path, input, node.container)
   }
 }
+
+/**
+ * An online node on a loopback TCP port with a new identity, no bootstrap peers and loopback addresses allowed in
+ * the LAN DHT; `configure` edits the config before the node starts.
+ */
+export async function createOnlineTestNode (init: Partial<NodeInit> = {}, configure: (config: Record<string, any>) => void = () => {}): Promise<TestNode> {
+  const config: Record<string, any> = defaultConfig(identityOf(await generateIdentity()))
+  config.Addresses.Swarm = ['/ip4/127.0.0.1/tcp/0']
+  config.Bootstrap = []
+  config.Routing = { ...config.Routing, LoopbackAddressesOnLanDHT: true }
+  configure(config)
+  return await createTestNode({ ...init, online: true, config })
+}
+
+export const libp2pOf = (n: TestNode): Libp2p => n.container.cradle.libp2p as Libp2p
 
 /** Async iterable of one file part, for commands with file arguments. */
 export async function * filesOf (...entries: Array<{ path?: string, content: string | Uint8Array }>): AsyncGenerator<import('../../registry/types.js').FileEntry> {

@@ -1,37 +1,16 @@
 // core/routing/lookup.ts: the dht.pb GET_VALUE codec, and a lookup between two online in-process nodes
 // (the record a peer holds comes back, validated; one stream per peer is kept and reused).
 import { expect } from 'chai'
-import type { Libp2p, PeerId } from '@libp2p/interface'
+import type { PeerId } from '@libp2p/interface'
 import { Libp2pRecord } from '@libp2p/record'
-import { createTestNode, filesOf, type TestNode } from '../../helpers/node.js'
-import { defaultConfig } from '../../../core/config/defaults.js'
-import { generateIdentity, identityOf } from '../../../core/repo/index.js'
+import { createOnlineTestNode, filesOf, libp2pOf, type TestNode } from '../../helpers/node.js'
+import { waitFor } from '../../helpers/wait.js'
 import { decodeAnswer, encodeGetValue } from '../../../core/routing/lookup.js'
 import { LAN_PROTOCOL } from '../../../core/routing/dht.js'
 import type { Routing } from '../../../core/routing/index.js'
 import { ipnsRoutingKey, parseIpnsName } from '../../../core/namesys/index.js'
 
-const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
-
-async function waitFor<T> (fn: () => T | undefined | false, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = fn()
-    if (v !== undefined && v !== false) return v
-    if (Date.now() > end) throw new Error('timed out')
-    await sleep(100)
-  }
-}
-
-async function onlineNode (): Promise<TestNode> {
-  const config = defaultConfig(identityOf(await generateIdentity()))
-  ;(config.Addresses as Record<string, unknown>).Swarm = ['/ip4/127.0.0.1/tcp/0']
-  config.Bootstrap = []
-  config.Routing = { ...(config.Routing as object), LoopbackAddressesOnLanDHT: true }
-  return await createTestNode({ online: true, config })
-}
-
-const libp2pOf = (n: TestNode): Libp2p => n.container.cradle.libp2p as Libp2p
+const onlineNode = createOnlineTestNode
 const routingOf = (n: TestNode): Routing => n.container.cradle.routing as Routing
 
 describe('core/routing/lookup: GET_VALUE codec', () => {

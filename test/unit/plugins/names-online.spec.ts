@@ -2,40 +2,20 @@
 // publish on A and resolve on B through the DHT and through IPNS over pubsub; pubsub sub/pub with
 // Kubo's message fields; the persisted seqno check and pubsub reset; Pubsub.Router floodsub.
 import { expect } from 'chai'
-import type { Libp2p } from '@libp2p/interface'
 import { base64url } from 'multiformats/bases/base64'
-import { createTestNode, filesOf, type TestNode } from '../../helpers/node.js'
+import { createOnlineTestNode, filesOf, libp2pOf, type TestNode } from '../../helpers/node.js'
+import { sleep, waitFor } from '../../helpers/wait.js'
 import { rejects } from '../../helpers/assert.js'
 import { execute } from '../../../registry/execute.js'
-import { defaultConfig } from '../../../core/config/defaults.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
 import { GOSSIPSUB_OPTIONS, SeqnoTable, reusedSigningKey } from '../../../core/libp2p/pubsub.js'
 import { MemoryDatastore } from 'datastore-core/memory'
 
-const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
-
 async function onlineNode (extra: Record<string, unknown> = {}): Promise<TestNode> {
-  const config = defaultConfig(identityOf(await generateIdentity()))
-  ;(config.Addresses as Record<string, unknown>).Swarm = ['/ip4/127.0.0.1/tcp/0']
-  config.Bootstrap = []
-  config.Pubsub = { ...(config.Pubsub as object), Enabled: true, ...(extra.Pubsub as object ?? {}) }
-  config.Ipns = { ...(config.Ipns as object), UsePubsub: true }
-  config.Routing = { ...(config.Routing as object), LoopbackAddressesOnLanDHT: true }
-  return await createTestNode({ online: true, config })
-}
-
-const libp2pOf = (n: TestNode): Libp2p => n.container.cradle.libp2p as Libp2p
-
-async function waitFor<T> (fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    try {
-      const v = await fn()
-      if (v !== undefined && v !== false) return v
-    } catch {}
-    if (Date.now() > end) throw new Error('timed out')
-    await sleep(100)
-  }
+  return await createOnlineTestNode({}, config => {
+    config.Pubsub = { ...config.Pubsub, Enabled: true, ...(extra.Pubsub as object ?? {}) }
+    config.Ipns = { ...config.Ipns, UsePubsub: true }
+  })
 }
 
 /** `pubsub sub` as the RPC runs it: values as they come, until stopped. */

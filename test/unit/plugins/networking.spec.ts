@@ -5,7 +5,8 @@ import { expect, use } from 'chai'
 import chaiAsPromised from 'chai-as-promised'
 import { CID } from 'multiformats/cid'
 import * as raw from 'multiformats/codecs/raw'
-import { createTestNode, filesOf, renderText, type TestNode } from '../../helpers/node.js'
+import { createOnlineTestNode, createTestNode, filesOf, renderText, type TestNode } from '../../helpers/node.js'
+import { waitFor } from '../../helpers/wait.js'
 import { blockPlugin } from '../../../plugins/block/index.js'
 import { pinPlugin } from '../../../plugins/pin/index.js'
 import { filesPlugin } from '../../../plugins/files/index.js'
@@ -15,8 +16,6 @@ import { providePlugin } from '../../../plugins/provide/index.js'
 import { statsPlugin } from '../../../plugins/stats/index.js'
 import { dhtPlugin } from '../../../plugins/dht/index.js'
 import { removedPlugin } from '../../../plugins/removed/index.js'
-import { defaultConfig } from '../../../core/config/defaults.js'
-import { generateIdentity, identityOf } from '../../../core/repo/index.js'
 import { hashByName } from '../../../core/hashes.js'
 import { emptyStats } from '../../../core/provider/stats.js'
 import { provideStatText } from '../../../plugins/provide/text.js'
@@ -31,25 +30,7 @@ use(chaiAsPromised)
 
 const plugins = (): ReturnType<typeof blockPlugin>[] => [blockPlugin(), pinPlugin(), filesPlugin(), bitswapPlugin(), routingPlugin(), providePlugin(), statsPlugin(), dhtPlugin(), removedPlugin()]
 
-async function onlineNode (): Promise<TestNode> {
-  const config = defaultConfig(identityOf(await generateIdentity()))
-  ;(config.Addresses as Record<string, unknown>).Swarm = ['/ip4/127.0.0.1/tcp/0']
-  config.Bootstrap = []
-  ;(config.Routing as Record<string, unknown>).LoopbackAddressesOnLanDHT = true
-  return await createTestNode({ plugins: plugins(), online: true, config })
-}
-
-const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
-
-async function waitFor<T> (fn: () => Promise<T | undefined | false>, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await fn().catch(() => undefined)
-    if (v !== undefined && v !== false) return v
-    if (Date.now() > end) throw new Error(`timed out: ${what}`)
-    await sleep(100)
-  }
-}
+const onlineNode = async (): Promise<TestNode> => await createOnlineTestNode({ plugins: plugins() })
 
 function missingCid (): CID {
   return CID.createV1(raw.code, hashByName('sha2-256')!.digest(crypto.getRandomValues(new Uint8Array(32))))
@@ -69,7 +50,7 @@ describe('networking commands (three in-process nodes)', function () {
     await a.container.cradle.libp2p!.dial(b.container.cradle.libp2p!.getMultiaddrs()[0])
     await c.container.cradle.libp2p!.dial(b.container.cradle.libp2p!.getMultiaddrs()[0])
     // identify, then the LAN DHT tables fill
-    await waitFor(async () => lanSize(a) > 0 && lanSize(b) > 1 && lanSize(c) > 0, 'LAN DHT tables')
+    await waitFor(async () => lanSize(a) > 0 && lanSize(b) > 1 && lanSize(c) > 0, { what: 'LAN DHT tables', timeout: 15_000 })
   })
 
   after(async () => {
@@ -82,7 +63,7 @@ describe('networking commands (three in-process nodes)', function () {
     const cid: string = row.Key
     expect(a.container.cradle.libp2p!.getConnections(c.container.cradle.libp2p!.peerId)).to.have.length(0)
     // the provider announces new blocks (Provide.Strategy "all") to the LAN DHT
-    await waitFor(async () => a.container.cradle.provider!.provided(CID.parse(cid)), 'A provided the block')
+    await waitFor(async () => a.container.cradle.provider!.provided(CID.parse(cid)), { what: 'A provided the block', timeout: 15_000 })
     const events = await c.invoke('routing/findprovs', { args: [cid], options: { 'num-providers': 1 } })
     const provs = events.filter((e: { Type: number }) => e.Type === 4)
     expect(provs).to.have.length(1)
@@ -121,7 +102,7 @@ describe('networking commands (three in-process nodes)', function () {
     try {
       // (cancels of earlier wants may still be on their way: wait for exactly this want)
       const only = [{ '/': want.toString() }]
-      await waitFor(async () => JSON.stringify((await c.invoke('bitswap/wantlist')).Keys) === JSON.stringify(only), 'C wants it')
+      await waitFor(async () => JSON.stringify((await c.invoke('bitswap/wantlist')).Keys) === JSON.stringify(only), { what: 'C wants it', timeout: 15_000 })
       expect((await c.invoke('bitswap/stat')).Wantlist).to.deep.equal(only)
       expect(await renderText(c, 'bitswap/wantlist')).to.equal(`${want.toString()}\n`)
       // --peer with our own ID is our wantlist; another peer's is what it asked us for
