@@ -28,11 +28,15 @@ async function received (stream: any, bytes: number): Promise<Uint8Array> {
   return out.subarray()
 }
 
+/** the muxers a test made: aborted after it (each runs a 30 s keep-alive timer that would keep mocha alive) */
+const muxers: any[] = []
+
 async function muxedPair (factory: any): Promise<{ out: any, inbound: any, sentByReceiver: { n: number, bytes: number } }> {
   const [a, b] = multiaddrConnectionPair()
   const sentByReceiver = countSends(b)
   const muxA = factory({}).createStreamMuxer(a)
   const muxB = factory({}).createStreamMuxer(b)
+  muxers.push(muxA, muxB)
   const incoming = new Promise<any>(resolve => muxB.addEventListener('stream', (evt: any) => resolve(evt.detail), { once: true }))
   const out = await muxA.createStream()
   out.send(new Uint8Array([0]))
@@ -44,6 +48,7 @@ async function muxedPair (factory: any): Promise<{ out: any, inbound: any, sentB
 
 describe('core/libp2p/coalesce', function () {
   this.timeout(20_000)
+  afterEach(() => { for (const m of muxers.splice(0)) m.abort(new Error('test over')) })
 
   it('oneRecordPerFrame: a frame of several parts leaves the TLS connection in one write, and arrives whole', async () => {
     const [a, b] = multiaddrConnectionPair()
