@@ -5,6 +5,7 @@ import type { Libp2p } from '@libp2p/interface'
 import { createNode, type NodeInit, type TsipfsNode } from '../../server/node.js'
 import { defaultConfig } from '../../core/config/defaults.js'
 import { generateIdentity, identityOf } from '../../core/repo/index.js'
+import { waitFor } from './wait.js'
 
 export interface TestNode extends TsipfsNode {
   /** run a command through the registry: a value, the array of streamed values, or a Buffer */
@@ -34,6 +35,12 @@ export async function createOnlineTestNode (init: Partial<NodeInit> = {}, config
 }
 
 export const libp2pOf = (n: TestNode): Libp2p => n.container.cradle.libp2p as Libp2p
+
+/** `from` dials `to`; resolves once identify has run and `from`'s LAN DHT table holds a peer. */
+export async function connectOnline (from: TestNode, to: TestNode): Promise<void> {
+  await libp2pOf(from).dial(libp2pOf(to).getMultiaddrs()[0])
+  await waitFor(() => ((libp2pOf(from).services as Record<string, { routingTable?: { size: number } }>).lanDHT?.routingTable?.size ?? 0) > 0, { what: 'a peer in the LAN DHT table' })
+}
 
 /** Async iterable of one file part, for commands with file arguments. */
 export async function * filesOf (...entries: Array<{ path?: string, content: string | Uint8Array }>): AsyncGenerator<import('../../registry/types.js').FileEntry> {

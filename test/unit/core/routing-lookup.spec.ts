@@ -3,8 +3,7 @@
 import { expect } from 'chai'
 import type { PeerId } from '@libp2p/interface'
 import { Libp2pRecord } from '@libp2p/record'
-import { createOnlineTestNode, filesOf, libp2pOf, type TestNode } from '../../helpers/node.js'
-import { waitFor } from '../../helpers/wait.js'
+import { connectOnline, createOnlineTestNode, filesOf, libp2pOf, type TestNode } from '../../helpers/node.js'
 import { decodeAnswer, encodeGetValue } from '../../../core/routing/lookup.js'
 import { LAN_PROTOCOL } from '../../../core/routing/dht.js'
 import type { Routing } from '../../../core/routing/index.js'
@@ -44,11 +43,7 @@ describe('core/routing/lookup: between two online nodes', function () {
   before(async () => {
     a = await onlineNode()
     b = await onlineNode()
-    await libp2pOf(b).dial(libp2pOf(a).getMultiaddrs()[0])
-    await waitFor(() => {
-      const services = libp2pOf(b).services as Record<string, { routingTable?: { size: number } }>
-      return (services.lanDHT?.routingTable?.size ?? 0) > 0
-    })
+    await connectOnline(b, a)
   })
   after(async () => {
     await a?.stop()

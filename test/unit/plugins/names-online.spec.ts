@@ -3,7 +3,7 @@
 // Kubo's message fields; the persisted seqno check and pubsub reset; Pubsub.Router floodsub.
 import { expect } from 'chai'
 import { base64url } from 'multiformats/bases/base64'
-import { createOnlineTestNode, filesOf, libp2pOf, type TestNode } from '../../helpers/node.js'
+import { connectOnline, createOnlineTestNode, filesOf, libp2pOf, type TestNode } from '../../helpers/node.js'
 import { sleep, waitFor } from '../../helpers/wait.js'
 import { rejects } from '../../helpers/assert.js'
 import { execute } from '../../../registry/execute.js'
@@ -37,12 +37,7 @@ describe('name and pubsub between two online nodes', function () {
   before(async () => {
     a = await onlineNode()
     b = await onlineNode()
-    await libp2pOf(b).dial(libp2pOf(a).getMultiaddrs()[0])
-    // the LAN DHT tables take the peer once identify ran
-    await waitFor(() => {
-      const services = libp2pOf(b).services as Record<string, { routingTable?: { size: number } }>
-      return Object.values(services).some(s => (s.routingTable?.size ?? 0) > 0)
-    })
+    await connectOnline(b, a)
   })
   after(async () => {
     await a?.stop()
