@@ -86,7 +86,11 @@ class SmallBlocks implements BlockSource {
   peek (cid: CID): Uint8Array | undefined {
     const g = this.currentGeneration()
     if (g === undefined || g !== this.generation) return undefined
-    const key = keyOf(cid)
+    return this.touch(keyOf(cid))
+  }
+
+  /** the kept block under `key`, moved to the young end */
+  private touch (key: string): Uint8Array | undefined {
     const hit = this.entries.get(key)
     if (hit != null) {
       this.entries.delete(key)
@@ -104,10 +108,8 @@ class SmallBlocks implements BlockSource {
     }
     if (g !== this.generation) this.clear(g)
     const key = keyOf(cid)
-    const hit = this.entries.get(key)
+    const hit = this.touch(key)
     if (hit != null) {
-      this.entries.delete(key)
-      this.entries.set(key, hit)
       yield hit
       return
     }
