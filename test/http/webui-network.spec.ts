@@ -96,6 +96,9 @@ describe('web UI with connected nodes', function () {
     it('Status shows Kubo\'s identity and API level', async () => {
       await b.page.goto(`${d.url}/webui/#/status`)
       await b.page.getByTestId('peer-id').getByText(k1.id).waitFor()
+      // id and version are separate calls: wait until both have replaced their '…' placeholders
+      await b.page.getByTestId('agent').filter({ hasNotText: '…' }).waitFor()
+      await b.page.getByTestId('api-level').filter({ hasNotText: '…' }).waitFor()
       expect(await b.page.getByTestId('agent').textContent()).to.match(/^kubo\/0\.40/)
       expect(await b.page.getByTestId('api-level').textContent()).to.match(/^0\.40\.\d+ \(repo 18,/)
       await b.shot('status-kubo')

@@ -105,6 +105,9 @@ describe('web UI (/webui)', function () {
     const id = await api('id')
     const version = await api('version')
     await page.getByTestId('peer-id').getByText(id.ID).waitFor()
+    // id and version are separate calls: wait until both have replaced their '…' placeholders
+    await page.getByTestId('agent').filter({ hasNotText: '…' }).waitFor()
+    await page.getByTestId('api-level').filter({ hasNotText: '…' }).waitFor()
     expect(await page.getByTestId('agent').textContent()).to.equal(id.AgentVersion)
     expect(await page.getByTestId('api-level').textContent()).to.include(version.Version)
     await page.getByTestId('repo').waitFor()
