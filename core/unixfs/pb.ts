@@ -165,11 +165,47 @@ const chunkBuffers = new WeakSet<ArrayBuffer>()
  * Only the chunker that allocated it may hand it out, once (it is framed at most once).
  */
 export function allocChunk (length: number): Uint8Array {
-  const buf = Buffer.allocUnsafeSlow(FRAME_HEAD + length + FRAME_TAIL)
-  const chunk = buf.subarray(FRAME_HEAD, FRAME_HEAD + length)
+  const size = FRAME_HEAD + length + FRAME_TAIL
+  let ab = size >= RECYCLE_MIN ? freeChunks.get(size)?.pop() : undefined
+  if (ab != null) freeBytes -= size
+  else ab = Buffer.allocUnsafeSlow(size).buffer as ArrayBuffer
+  lastAlloc = Date.now()
+  const chunk = Buffer.from(ab, FRAME_HEAD, length)
   framable.add(chunk)
-  chunkBuffers.add(buf.buffer as ArrayBuffer)
+  chunkBuffers.add(ab)
   return chunk
+}
+
+/**
+ * Released chunk buffers by size, reused by allocChunk: a fresh buffer of a few hundred KiB is mapped
+ * and page-faulted in by the kernel on first write and unmapped when freed (glibc maps it on its own,
+ * see bin/tsipfs.js), ~0.1 s of system time per 256 MiB added; a reused one costs nothing.
+ */
+const freeChunks = new Map<number, ArrayBuffer[]>()
+/** buffers smaller than this are freed (the allocator's heap serves them cheaply) */
+const RECYCLE_MIN = 64 * 1024
+/** most bytes kept free (an add holds ~12 MiB of chunks in flight) */
+const RECYCLE_MAX = 8 * 1024 * 1024
+/** the free buffers go when no chunk was allocated for this long (an idle daemon keeps none) */
+const RECYCLE_IDLE_MS = 5_000
+let freeBytes = 0
+let lastAlloc = 0
+let trimTimer: NodeJS.Timeout | undefined
+
+function trimChunks (): void {
+  trimTimer = undefined
+  const idle = Date.now() - lastAlloc
+  if (idle < RECYCLE_IDLE_MS) {
+    trimTimer = setTimeout(trimChunks, RECYCLE_IDLE_MS - idle).unref()
+    return
+  }
+  freeChunks.clear()
+  freeBytes = 0
+}
+
+/** bytes of released chunk buffers kept for reuse (for tests) */
+export function recycledChunkBytes (): number {
+  return freeBytes
 }
 
 /**
@@ -177,14 +213,25 @@ export function allocChunk (length: number): Uint8Array {
  * leaf framed around it), once it is stored where no reference to it is kept (a file written).
  * Otherwise a stored block's buffer waits for a full GC: its JS object outlives the young generation
  * while the write is under way, and V8 runs a full GC only every ~64 MiB of such external memory,
- * which the allocator keeps afterwards. Every view of the buffer becomes empty. Other buffers are
- * left alone; true when this one was freed.
+ * which the allocator keeps afterwards. Every view of the buffer becomes empty (its memory is
+ * reused by later chunks). Other buffers are left alone; true when this one was released.
  */
 export function releaseChunk (bytes: Uint8Array): boolean {
   const ab = bytes.buffer as ArrayBuffer
   if (!chunkBuffers.delete(ab)) return false
-  // ES2024 ArrayBuffer.prototype.transfer (Node >= 21): detaches `ab`, whose memory is freed
-  ;(ab as ArrayBuffer & { transfer: (length?: number) => ArrayBuffer }).transfer(0)
+  // ES2024 ArrayBuffer.prototype.transfer (Node >= 21) detaches `ab`: its memory moves, without a copy,
+  // to a new ArrayBuffer that allocChunk hands out again (or it is freed: transfer(0))
+  const transfer = (ab as ArrayBuffer & { transfer: (length?: number) => ArrayBuffer }).transfer.bind(ab)
+  const size = ab.byteLength
+  if (size < RECYCLE_MIN || freeBytes + size > RECYCLE_MAX) {
+    transfer(0)
+    return true
+  }
+  let list = freeChunks.get(size)
+  if (list == null) freeChunks.set(size, list = [])
+  list.push(transfer())
+  freeBytes += size
+  trimTimer ??= setTimeout(trimChunks, RECYCLE_IDLE_MS).unref()
   return true
 }
 

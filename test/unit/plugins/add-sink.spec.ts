@@ -10,7 +10,7 @@ import type { CID } from 'multiformats/cid'
 import { BatchSink } from '../../../plugins/add/sink.js'
 import { FlatfsBlockstore } from '../../../core/blockstore/flatfs.js'
 import { NodeBlockstore } from '../../../core/blockstore/index.js'
-import { allocChunk, cidBuilder, DataType, DAG_PB, encodeDataBlock, RAW } from '../../../core/unixfs/pb.js'
+import { allocChunk, cidBuilder, DataType, DAG_PB, encodeDataBlock, RAW, recycledChunkBytes, releaseChunk } from '../../../core/unixfs/pb.js'
 import { hashByName } from '../../../core/hashes.js'
 import { initRepo } from '../../../core/repo/index.js'
 import { createTestNode } from '../../helpers/node.js'
@@ -63,6 +63,22 @@ describe('add: block memory', function () {
     } finally {
       await flatfs.close()
     }
+  })
+
+  it('a released chunk buffer is reused by the next chunk of its size, its old views left empty', () => {
+    const first = allocChunk(300_000)
+    first.fill(7)
+    const before = recycledChunkBytes()
+    expect(releaseChunk(first)).to.equal(true)
+    expect(first.byteLength).to.equal(0)
+    expect(recycledChunkBytes()).to.be.greaterThan(before)
+    const second = allocChunk(300_000)
+    expect(recycledChunkBytes()).to.equal(before)
+    expect(second.byteLength).to.equal(300_000)
+    expect(second[0]).to.equal(7) // the same memory, not a new allocation
+    expect(releaseChunk(first)).to.equal(false) // released once
+    expect(releaseChunk(second)).to.equal(true)
+    expect(releaseChunk(Buffer.alloc(300_000))).to.equal(false) // not a chunk
   })
 
   it('a store that keeps references (memory) keeps the bytes; other buffers are never freed', async () => {

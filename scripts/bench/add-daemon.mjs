@@ -1,0 +1,144 @@
+// Daemon add cost, tsipfs beside Kubo: each daemon on a fresh offline repo with the same flatfs `sync`, the same
+// 256 MiB files added over HTTP (curl multipart, as ../shared/bench/rpc-bench.sh), wall MiB/s and the daemon's CPU
+// (utime+stime from /proc, client excluded) per add. Runs alternate between daemons so each pair shares the minute.
+// Usage: node scripts/bench/add-daemon.mjs [--runs 3] [--sync true|false|both] [--raw] [--tree DIR ...] [--no-kubo]
+//        [--data /tmp/bench-data] [--cpu-prof DIR] [--env I:KEY=VALUE]   (--tree: more tsipfs checkouts, e.g. a baseline worktree)
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import net from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { setFlatfsSync } from './flatfs-sync.js'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+const argv = process.argv.slice(2)
+const value = (name, def) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : def }
+const values = (name) => argv.flatMap((a, i) => a === name ? [argv[i + 1]] : [])
+const runs = Number(value('--runs', '3'))
+const syncArg = value('--sync', 'both')
+const syncs = syncArg === 'both' ? [true, false] : [syncArg === 'true']
+const raw = argv.includes('--raw')
+const dataDir = value('--data', '/tmp/bench-data')
+const cpuProf = value('--cpu-prof')
+const trees = [root, ...values('--tree').map(t => path.resolve(t))]
+const kubo = argv.includes('--no-kubo') ? undefined : path.join(root, '.cache', 'kubo', 'v0.40.1', 'ipfs')
+const query = 'progress=false' + (raw ? '&cid-version=1&raw-leaves=true' : '')
+// the Node the daemon runs on (bin/tsipfs.js re-spawns an older one: --cpu-prof would profile the launcher)
+const localNode = path.join(root, 'node_modules', 'node', 'bin', 'node')
+const node22 = Number(process.versions.node.split('.')[0]) >= 22 || !fs.existsSync(localNode) ? process.execPath : localNode
+const SIZE = 256 * 1024 * 1024
+const TICK = 100 // USER_HZ
+
+const freePort = async () => await new Promise((resolve) => {
+  const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)) })
+})
+
+/** [user, sys] seconds of the main thread (tid = pid) and of the process's other threads */
+function threadsOf (pid) {
+  const out = { mainUser: 0, mainSys: 0, otherUser: 0, otherSys: 0 }
+  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const st = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8')
+      const f = st.slice(st.lastIndexOf(')') + 2).split(' ')
+      const main = Number(t) === pid
+      out[main ? 'mainUser' : 'otherUser'] += Number(f[11]) / TICK
+      out[main ? 'mainSys' : 'otherSys'] += Number(f[12]) / TICK
+    } catch {}
+  }
+  return out
+}
+
+/** utime+stime in seconds of pid and its live descendants */
+function cpuOf (pid) {
+  let total = 0
+  const kids = new Map()
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue
+    try {
+      const st = fs.readFileSync(`/proc/${d}/stat`, 'utf8')
+      const f = st.slice(st.lastIndexOf(')') + 2).split(' ')
+      kids.set(Number(d), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / TICK })
+    } catch {}
+  }
+  const visit = (p) => { const k = kids.get(p); if (k == null) return; total += k.cpu; for (const [c, v] of kids) if (v.ppid === p) visit(c) }
+  visit(pid)
+  return total
+}
+
+async function start (label, tree, sync, extraEnv = {}) {
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), `add7-${label}-`))
+  const apiPort = await freePort()
+  const gwPort = await freePort()
+  const env = { ...process.env, ...extraEnv, IPFS_PATH: repo }
+  const [cmd, pre] = tree == null ? [kubo, []] : [node22, [path.join(tree, 'bin', 'tsipfs.js')]]
+  const cli = (...a) => { const r = spawnSync(cmd, [...pre, ...a], { env, encoding: 'utf8' }); if (r.status !== 0) throw new Error(`${label} ${a.join(' ')}: ${r.stderr}`) }
+  cli('init', '--profile=test')
+  cli('config', 'Addresses.API', `/ip4/127.0.0.1/tcp/${apiPort}`)
+  cli('config', 'Addresses.Gateway', `/ip4/127.0.0.1/tcp/${gwPort}`)
+  cli('config', '--json', 'Addresses.Swarm', '[]')
+  setFlatfsSync(repo, sync)
+  const flags = tree != null && cpuProf != null ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : []
+  const log = fs.openSync(path.join(repo, 'daemon.log'), 'w')
+  const daemon = spawn(cmd, [...flags, ...pre, 'daemon', '--offline'], { env, stdio: ['ignore', log, log] })
+  const api = `http://127.0.0.1:${apiPort}`
+  for (let i = 0; ; i++) {
+    try { const r = await fetch(`${api}/api/v0/id`, { method: 'POST' }); await r.arrayBuffer(); if (r.ok) break } catch {}
+    if (i > 200 || daemon.exitCode != null) throw new Error(`${label} did not start: ${fs.readFileSync(path.join(repo, 'daemon.log'), 'utf8')}`)
+    await new Promise(resolve => setTimeout(resolve, 200))
+  }
+  return { label, daemon, api, repo }
+}
+
+async function stop (d) {
+  const exited = new Promise(resolve => d.daemon.once('exit', resolve))
+  d.daemon.kill('SIGINT')
+  await Promise.race([exited, new Promise(resolve => setTimeout(resolve, 15000))])
+  if (d.daemon.exitCode == null && d.daemon.signalCode == null) { d.daemon.kill('SIGKILL'); await exited }
+  fs.rmSync(d.repo, { recursive: true, force: true })
+}
+
+function add (d, file) {
+  const c0 = cpuOf(d.daemon.pid)
+  const t0 = threadsOf(d.daemon.pid)
+  const r = spawnSync('curl', ['-sS', '-f', '-X', 'POST', '-F', `file=@${file};filename=${path.basename(file)}`,
+    `${d.api}/api/v0/add?${query}`, '-w', '\n%{time_total}'], { encoding: 'utf8', maxBuffer: 1 << 24 })
+  const cpu = cpuOf(d.daemon.pid) - c0
+  const t1 = threadsOf(d.daemon.pid)
+  const th = Object.fromEntries(Object.keys(t1).map(k => [k, t1[k] - t0[k]]))
+  if (r.status !== 0) throw new Error(`${d.label} add failed: ${r.stderr}`)
+  const lines = r.stdout.split('\n').filter(l => l.trim() !== '')
+  const secs = Number(lines.at(-1))
+  const cid = JSON.parse(lines.at(-2)).Hash
+  return { mibs: SIZE / 1048576 / secs, cpu, cid, th }
+}
+
+const files = Array.from({ length: runs }, (_, i) => path.join(dataDir, `rand256-${i + 1}.bin`))
+for (const f of files) if (!fs.existsSync(f)) throw new Error(`missing ${f} (bash ../shared/bench/gen-data.sh)`)
+const med = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] }
+for (const sync of syncs) {
+  const daemons = []
+  for (const [i, t] of trees.entries()) {
+    // --env I:KEY=VALUE: environment of the I-th tsipfs daemon (0: this checkout)
+    const extra = Object.fromEntries(values('--env').filter(e => e.startsWith(`${i}:`)).map(e => { const kv = e.slice(e.indexOf(':') + 1); return [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] }))
+    daemons.push(await start(i === 0 ? 'tsipfs' : `tsipfs${i}-${path.basename(t)}`, t, sync, extra))
+  }
+  if (kubo != null) daemons.push(await start('kubo', undefined, sync))
+  const res = new Map(daemons.map(d => [d.label, []]))
+  try {
+    for (const f of files) {
+      for (const d of daemons) {
+        const r = add(d, f)
+        res.get(d.label).push(r)
+        process.stderr.write(`sync=${sync} ${d.label} ${path.basename(f)} ${r.mibs.toFixed(0)} MiB/s cpu ${r.cpu.toFixed(2)} s (main u/s ${r.th.mainUser.toFixed(2)}/${r.th.mainSys.toFixed(2)}, others u/s ${r.th.otherUser.toFixed(2)}/${r.th.otherSys.toFixed(2)}) ${r.cid} load ${os.loadavg()[0].toFixed(1)}\n`)
+      }
+    }
+  } finally {
+    for (const d of daemons) await stop(d)
+  }
+  for (const [label, rs] of res) {
+    console.log(`sync=${sync}${raw ? ' raw' : ''} ${label.padEnd(16)} MiB/s ${rs.map(r => r.mibs.toFixed(0)).join(' ')} (median ${med(rs.map(r => r.mibs)).toFixed(0)})  CPU s/256MiB ${rs.map(r => r.cpu.toFixed(2)).join(' ')} (median ${med(rs.map(r => r.cpu)).toFixed(2)})`)
+  }
+  const cids = [...res.values()].map(rs => rs.map(r => r.cid).join(','))
+  if (new Set(cids).size > 1) console.log('CID MISMATCH', cids)
+}
