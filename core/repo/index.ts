@@ -41,6 +41,11 @@ export interface InitOptions {
   config?: KuboConfig
   /** an identity made beforehand (init prints it before checking the repo) */
   key?: PrivateKey
+  /**
+   * pin the empty directory with stores opened here (default); false when the caller opens the repo
+   * next and pins it itself (`init`: the stores are opened once)
+   */
+  seed?: boolean
 }
 
 export interface InitResult { peerId: string, keyType: string, bits?: number }
@@ -107,7 +112,7 @@ export async function initRepo (repoPath: string, opts: InitOptions = {}): Promi
   await fs.writeFile(path.join(stores.blocks, '_README'), SHARDING_README, { mode: 0o444 })
   await fs.mkdir(stores.datastore, { recursive: true })
   await writeFileAtomic(path.join(repoPath, 'datastore_spec'), diskSpecText(built.config), 0o600)
-  await seedRepo(stores, flatfsSync((built.config.Datastore as { Spec?: unknown } | undefined)?.Spec))
+  if (opts.seed !== false) await seedRepo(stores, flatfsSync((built.config.Datastore as { Spec?: unknown } | undefined)?.Spec))
   await writeFileAtomic(path.join(repoPath, 'version'), `${REPO_VERSION}\n`)
   // config last: its presence is what marks the repo initialised
   await writeFileAtomic(configPath(repoPath), serializeConfig(built.config), 0o600)

@@ -5,6 +5,7 @@ import { defaultRepoPath, generateIdentity, initRepo } from '../../core/repo/ind
 import { addInitDocs } from '../../core/repo/init-doc.js'
 import { createCoreContainer } from '../../core/container.js'
 import { EMPTY_DIR_CID } from '../../core/mfs/index.js'
+import { pinEmptyDir } from '../../core/pins/index.js'
 import { Registry } from '../../registry/registry.js'
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import type { KuboConfig } from '../../core/config/index.js'
@@ -67,14 +68,15 @@ export async function * initNode (repoPath: string, o: InitNodeOptions): AsyncGe
     yield { Message: `peer identity: ${peerIdFromPrivateKey(key).toString()}\n` }
   }
   yield { Message: `initializing IPFS node at ${repoPath}\n` }
-  await initRepo(repoPath, { key, profile: o.profile, config: o.config })
+  // the stores are opened once, below, where the empty directory is pinned
+  await initRepo(repoPath, { key, profile: o.profile, config: o.config, seed: false })
   await fs.access(repoPath)
   const docs = await initializeIpnsKeyspace(repoPath, o.docs === true)
   if (docs != null) yield { Message: `to get started, enter:\n\n\tipfs cat /ipfs/${docs}/readme\n\n` }
 }
 
 /**
- * Kubo's init, after writing the repo: with --empty-repo=false the help files are added and pinned
+ * Kubo's init, after writing the repo: the empty directory pinned (pinEmptyDir), with --empty-repo=false the help files are added and pinned
  * (addDefaultAssets; their CID is returned), then initializeIpnsKeyspace: the node's own IPNS name points at the
  * empty directory, a record kept in the local datastore only.
  */
@@ -82,6 +84,7 @@ async function initializeIpnsKeyspace (repoPath: string, docs: boolean): Promise
   const core = await createCoreContainer({ repoPath, registry: new Registry(), online: false })
   try {
     const { nameSystem, keystore, blockstore, pins } = core.container.cradle
+    await pinEmptyDir(blockstore, pins)
     const root = docs ? (await addInitDocs(blockstore, pins)).toString() : undefined
     await nameSystem.publish(keystore.self(), `/ipfs/${EMPTY_DIR_CID.toString()}`, { network: false })
     return root
