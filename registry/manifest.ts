@@ -5,7 +5,7 @@
 // plugins, never written by hand.
 import type { CommandSpec, GroupSpec, Plugin } from './types.js'
 
-export const MANIFEST_FORMAT = 2
+export const MANIFEST_FORMAT = 3
 
 /** A command as JSON: its spec without functions, and where to import the real one. */
 export interface ManifestCommand {
@@ -23,6 +23,9 @@ export interface ManifestPlugin {
   factory: string
   /** the plugin adds services to the container (a node needs the plugin itself, not its declarations) */
   registers?: boolean
+  /** where its `register` function is exported (a node loads that module, not the plugin's commands) */
+  register?: { module: string, export: string }
+  requires?: string[]
   groups: GroupSpec[]
   commands: ManifestCommand[]
 }
@@ -85,7 +88,17 @@ export function lazyPlugins (manifest: Manifest, importer: (module: string) => P
       return stub
     })
     const plugin: LazyPlugin = { name: p.name, groups: p.groups, commands }
-    if (p.registers === true) plugin[LOAD_PLUGIN] = factory
+    const register = p.register
+    if (register != null) {
+      // the services alone: the commands stay declarations that load when run
+      plugin[LOAD_PLUGIN] = async () => ({
+        ...plugin,
+        requires: p.requires,
+        register: (await importer(register.module))[register.export] as Plugin['register']
+      })
+    } else if (p.registers === true) {
+      plugin[LOAD_PLUGIN] = factory
+    }
     return plugin
   })
 }

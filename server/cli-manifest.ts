@@ -42,7 +42,7 @@ export async function buildManifest (stamp: string): Promise<Manifest> {
     const module = path.relative(ROOT, file).split(path.sep).join('/')
     const mod = await importer(module)
     for (const [name, value] of Object.entries(mod)) {
-      if (value != null && typeof value === 'object' && !exported.has(value)) exported.set(value, { module, export: name })
+      if (value != null && (typeof value === 'object' || typeof value === 'function') && !exported.has(value)) exported.set(value, { module, export: name })
       if (typeof value === 'function' && name.endsWith('Plugin') && module.endsWith('/index.js')) {
         const made = (() => { try { return (value as () => unknown)() } catch { return undefined } })() as Plugin | undefined
         if (made?.name != null && Array.isArray(made.commands)) factories.set(made.name, { module, factory: name })
@@ -56,6 +56,7 @@ export async function buildManifest (stamp: string): Promise<Manifest> {
       name: p.name,
       ...factory,
       registers: p.register != null,
+      ...(p.register != null && exported.has(p.register) ? { register: exported.get(p.register), requires: [...(p.requires ?? [])] } : {}),
       groups: (p.groups ?? []).map(g => JSON.parse(JSON.stringify(g))),
       commands: p.commands.map((c: CommandSpec) => ({ spec: specMetadata(c), ...exported.get(c) }))
     }

@@ -1,9 +1,7 @@
 // The files family: the mutable file system (MFS) behind `ipfs files`. Registers deps.mfs (flushed
-// when the node stops) and its GC root.
-import { asFunction } from 'awilix/browser'
+// when the node stops) and its GC root (services.ts).
 import type { Plugin } from '../../registry/types.js'
-import { createMfs, type Mfs } from '../../core/mfs/index.js'
-import type { Cradle } from '../../core/cradle.js'
+import { filesRequires, registerFiles } from './services.js'
 import { filesChcid } from './chcid.js'
 import { filesChmod } from './chmod.js'
 import { filesChroot } from './chroot.js'
@@ -60,18 +58,8 @@ performance.`
 export function filesPlugin (): Plugin {
   return {
     name: 'files',
-    requires: ['datastore', 'blockstore', 'config', 'gcLock', 'resolver', 'mfs'],
-    register (container) {
-      container.register({
-        mfs: asFunction(({ datastore, blockstore, config, gcLock, resolver }: Cradle) => createMfs({ datastore, blockstore, config, gcLock, resolver }))
-          .singleton()
-          .disposer(async (mfs: Mfs) => { await mfs.close() })
-      })
-      // GC keeps the MFS root (with unflushed changes) alive
-      if (container.hasRegistration('gcRoots')) {
-        container.cradle.gcRoots.add('mfs', async () => await container.cradle.mfs.roots())
-      }
-    },
+    requires: filesRequires,
+    register: registerFiles,
     groups: [{
       path: ['files'],
       description: 'Interact with unixfs files.',

@@ -55,6 +55,9 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
       expect(loaded.some(u => u.endsWith('/dist/server/daemon.js'))).to.equal(true)
       expect(loaded.some(u => u.endsWith('/dist/core/container.js'))).to.equal(true)
       expect(loaded.filter(u => networking.test(u) || /\/dist\/core\/(libp2p|bitswap)\//.test(u))).to.deep.equal([])
+      // plugins that register services load those, not their commands (a command loads on its first request)
+      expect(loaded.some(u => u.endsWith('/dist/plugins/files/services.js'))).to.equal(true)
+      expect(loaded.filter(u => /\/dist\/plugins\/(files|pin-remote|filestore|p2p)\/(index|write|read|ls|add|verify|listen)\.js$/.test(u))).to.deep.equal([])
       const id = await fetch(`${d.url}/api/v0/id`, { method: 'POST' })
       expect(id.status).to.equal(200)
     } finally {

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { Registry } from '../../../registry/registry.js'
-import { lazyPlugins, LOAD_COMMAND, type LazyCommand } from '../../../registry/manifest.js'
+import { lazyPlugins, nodePlugins, LOAD_COMMAND, type LazyCommand } from '../../../registry/manifest.js'
 import { buildManifest, loadManifest, manifestPlugins } from '../../../server/cli-manifest.js'
 import { builtinPlugins } from '../../../plugins/index.js'
 import type { CommandSpec } from '../../../registry/types.js'
@@ -78,6 +78,19 @@ describe('command manifest (the CLI\'s lazy tree)', function () {
     await r.load(['version', 'gone']).then(() => expect.fail('loaded a command no plugin declares'), (err: Error) => {
       expect(err.message).to.equal('plugin "version" no longer declares /version/gone: rebuild the manifest')
     })
+  })
+
+  it('a node built from it gets each plugin\'s services (register, requires) with its commands still declarations', async () => {
+    const node = await nodePlugins(await manifestPlugins())
+    const registering = builtinPlugins().filter(p => p.register != null)
+    expect(registering.map(p => p.name)).to.include.members(['files', 'pin-remote', 'filestore', 'p2p'])
+    for (const p of registering) {
+      const got = node.find(n => n.name === p.name)!
+      // the plugin's own function, loaded from its services module
+      expect(got.register, p.name).to.equal(p.register)
+      expect(got.requires, p.name).to.deep.equal(p.requires)
+      for (const c of got.commands) expect((c as LazyCommand)[LOAD_COMMAND], c.path.join('/')).to.be.a('function')
+    }
   })
 
   it('is saved beside the build and reused while the build is unchanged', async () => {
