@@ -77,10 +77,11 @@ export async function serveDebug (ctx: Context, container: AwilixContainer<Cradl
     return true
   }
   if (p === '/debug/vars') {
-    // Go's expvar: cmdline and memstats (here Node's process.memoryUsage() and resource usage)
+    // Go's expvar: cmdline and memstats (here Node's process.memoryUsage(), V8's heap spaces and resource usage)
     ctx.status = 200
     ctx.set('Content-Type', 'application/json; charset=utf-8')
-    ctx.body = JSON.stringify({ cmdline: process.argv, memstats: process.memoryUsage(), resourceUsage: process.resourceUsage() }, null, 0) + '\n'
+    const heapSpaces = Object.fromEntries(v8.getHeapSpaceStatistics().map(s => [s.space_name, { size: s.space_size, used: s.space_used_size, committed: s.physical_space_size }]))
+    ctx.body = JSON.stringify({ cmdline: process.argv, memstats: process.memoryUsage(), heapSpaces, resourceUsage: process.resourceUsage() }, null, 0) + '\n'
     return true
   }
   if (p === '/debug/pprof/') {
