@@ -26,6 +26,8 @@ export type DecodedBlocks = WeakMap<Uint8Array, unknown>
 export class GatewayBlocks {
   private readonly cache = new Map<string, Uint8Array>()
   private cached = 0
+  /** blocks read into recycled buffers for a first look (get with `hold`), handed over by the next get */
+  private readonly held = new Map<string, { bytes: Uint8Array, pool: BufferPool }>()
   /** called with every block read, in order */
   onRead?: (cid: CID, bytes: Uint8Array) => void
   /** the same blocks as an interface-blockstore reader, for ipfs-unixfs-exporter */
@@ -46,9 +48,11 @@ export class GatewayBlocks {
 
   /**
    * A block. With `pool`, a block not cached is read into a buffer from it (when the store can), and
-   * such a buffer is not cached: whoever gets it may release it.
+   * such a buffer is not cached: whoever gets it may release it. With `hold` too, the caller only
+   * looks at the block (and neither keeps nor releases it): the next get of it receives that buffer
+   * (a first look at a file's start, for sniffing, costs no second read nor a plain buffer).
    */
-  async get (cid: CID, pool?: BufferPool): Promise<Uint8Array> {
+  async get (cid: CID, pool?: BufferPool, hold = false): Promise<Uint8Array> {
     if (cid.multihash.code === IDENTITY) {
       const bytes = cid.multihash.digest
       this.onRead?.(cid, bytes)
@@ -60,16 +64,32 @@ export class GatewayBlocks {
       return kept
     }
     const key = Buffer.from(cid.multihash.bytes).toString('base64')
-    let bytes = this.cache.get(key)
+    let bytes = this.cache.get(key) ?? this.handOver(key, pool)
     if (bytes == null) {
       bytes = await this.fetch(cid, pool)
-      if (pool?.owns(bytes) !== true && this.cached + bytes.byteLength <= CACHE_LIMIT) {
+      if (pool?.owns(bytes) === true) {
+        if (hold) this.held.set(key, { bytes, pool })
+      } else if (this.cached + bytes.byteLength <= CACHE_LIMIT) {
         this.cache.set(key, bytes)
         this.cached += bytes.byteLength
       }
     }
     this.onRead?.(cid, bytes)
     return bytes
+  }
+
+  /** A held block for this get: as it is to a reader into the same pool, else kept as a plain block. */
+  private handOver (key: string, pool: BufferPool | undefined): Uint8Array | undefined {
+    const held = this.held.get(key)
+    if (held == null) return undefined
+    this.held.delete(key)
+    if (held.pool !== pool) {
+      // its holder will not release it: it stays for the request as any block read without a pool
+      held.pool.forget(held.bytes)
+      this.cache.set(key, held.bytes)
+      this.cached += held.bytes.byteLength
+    }
+    return held.bytes
   }
 
   /** Is the block in the local store (identity CIDs always are)? */

@@ -50,8 +50,8 @@ async function head (node: Extract<UnixfsNode, { kind: 'file' }>): Promise<Uint8
   const n = Math.min(node.size, SNIFF_LEN)
   try {
     const parts: Uint8Array[] = []
-    // kept for the request: the body starts with the same blocks
-    for await (const chunk of node.read(0, n, { recycle: false })) parts.push(chunk)
+    // a copy: the blocks go on to the body, which starts with them
+    for await (const chunk of node.read(0, n, { recycle: 'look' })) parts.push(chunk)
     return Buffer.concat(parts)
   } catch {
     return undefined

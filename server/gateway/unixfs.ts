@@ -22,9 +22,11 @@ export type UnixfsNode =
 export interface ReadOptions {
   /**
    * read blocks not already at hand into recycled buffers (core/unixfs/buffer-pool) that the consumer
-   * may release; false: into plain buffers that stay cached for the request (default true)
+   * may release; false: into plain buffers that stay cached for the request; 'look': into recycled
+   * buffers the consumer only looks at (neither keeps nor releases), handed to the next read of the
+   * same blocks in the request (default true)
    */
-  recycle?: boolean
+  recycle?: boolean | 'look'
 }
 
 export const isUnixfsCodec = (code: number): boolean => code === CODEC_DAG_PB || code === CODEC_RAW || code === CODEC_IDENTITY
@@ -119,6 +121,7 @@ export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<Unix
     // into recycled buffers, given back by the response once written (respond.ts)
     const recycled = async (c: CID): Promise<Uint8Array> => await blocks.get(c, blockBuffers)
     const cached = async (c: CID): Promise<Uint8Array> => await blocks.get(c)
+    const held = async (c: CID): Promise<Uint8Array> => await blocks.get(c, blockBuffers, true)
     return {
       kind: 'file',
       cid,
@@ -127,7 +130,9 @@ export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<Unix
       mode,
       read: (offset, length, options) => options?.recycle === false
         ? readUnixfsFile(root, cached, { offset, length })
-        : readUnixfsFile(root, recycled, { offset, length, pool: blockBuffers })
+        : options?.recycle === 'look'
+          ? readUnixfsFile(root, held, { offset, length })
+          : readUnixfsFile(root, recycled, { offset, length, pool: blockBuffers })
     }
   }
   return {

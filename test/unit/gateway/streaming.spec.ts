@@ -12,6 +12,7 @@ import path from 'node:path'
 import { CID } from 'multiformats/cid'
 import { initRepo } from '../../../core/repo/index.js'
 import { blockKey } from '../../../core/blockstore/index.js'
+import { blockBuffers } from '../../../core/unixfs/buffer-pool.js'
 import { importBytes, pseudoRandom, putBlock } from '../plugins/unixfs-helper.js'
 import { startGateway, type TestGateway } from './helpers.js'
 
@@ -75,6 +76,19 @@ describe('gateway: big bodies', function () {
     expect(parts[0].equals(Buffer.from(a.subarray(0, 100000)))).to.equal(true)
     expect(parts[1].equals(Buffer.from(a.subarray(500000, 1500000)))).to.equal(true)
     expect(parts[2].equals(Buffer.from(a.subarray(3000000)))).to.equal(true)
+  })
+
+  it('sniffs the type from the first block in a recycled buffer that then goes out with the body (one read per block)', async () => {
+    const reads = sinon.spy(gw.node.container.cradle.blockstore, 'get')
+    const takes = sinon.spy(blockBuffers, 'take')
+    const res = await gw.get(`/ipfs/${A}`)
+    expect(res.headers['content-type']).to.equal('application/octet-stream')
+    expect(res.body.equals(Buffer.from(a))).to.equal(true)
+    const leaves = reads.getCalls().map(c => String(c.args[0])).filter(c => c !== A)
+    // 12 leaves of 256 KiB and one of 4,321 bytes, each read once, all into recycled buffers
+    expect(leaves).to.have.length(13)
+    expect(new Set(leaves).size).to.equal(13)
+    expect(takes.callCount).to.equal(13)
   })
 
   it('answers HEAD and If-None-Match without a body', async () => {
