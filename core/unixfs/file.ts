@@ -6,6 +6,7 @@ import { RpcError } from '../errors.js'
 import { BLOCK_SIZE_LIMIT } from './chunker/index.js'
 import { DataType, RAW, DAG_PB, encodeDataBlock, encodeNode, type CidBuilder, type UnixTime } from './pb.js'
 import { Pacer } from '../util/pace.js'
+import { OFF_THREAD_MIN } from './hash-pool.js'
 import type { Chunker } from './chunker/index.js'
 
 /** A finished node of the file DAG. */
@@ -33,6 +34,8 @@ export interface FileBuilderOptions {
 
 /** boxo's depthRepeat for trickle DAGs */
 const DEPTH_REPEAT = 4
+/** leaves being hashed (on a worker thread) and stored while the next chunks are read */
+const LEAVES_AHEAD = 4
 
 /** Pulls chunks with one-chunk lookahead (boxo DagBuilderHelper Done/Next). */
 class Chunks {
@@ -69,18 +72,14 @@ class Chunks {
   }
 }
 
-/** An internal File node being filled (boxo FSNodeOverDag). */
+/** An internal File node being filled (boxo FSNodeOverDag); leaves may still be on their way. */
 class Pending {
-  readonly links: PBLink[] = []
-  readonly sizes: number[] = []
-  fileSize = 0
-  add (child: FileNode): void {
-    this.links.push({ Hash: child.cid, Name: '', Tsize: child.size })
-    this.sizes.push(child.fileSize)
-    this.fileSize += child.fileSize
+  readonly children: Array<FileNode | Promise<FileNode>> = []
+  add (child: FileNode | Promise<FileNode>): void {
+    this.children.push(child)
   }
 
-  get count (): number { return this.links.length }
+  get count (): number { return this.children.length }
 }
 
 function metaFields (attrs: FileAttrs | undefined): { mode?: number, mtime?: UnixTime } {
@@ -95,21 +94,26 @@ function metaFields (attrs: FileAttrs | undefined): { mode?: number, mtime?: Uni
 /** boxo NewLeafNode at file offset `offset`: a raw block, or a UnixFS leaf of `type` */
 async function leafNode (o: FileBuilderOptions, data: Uint8Array, type: DataType, offset: number, attrs?: FileAttrs): Promise<FileNode> {
   if (data.length > BLOCK_SIZE_LIMIT) throw new RpcError('object size limit exceeded')
-  const store = async (bytes: Uint8Array, codec: number, at?: number): Promise<CID> => {
-    const cid = o.build(bytes, codec)
-    if (cid.multihash.code !== 0) await o.put(cid, bytes, at)
-    return cid
+  const fileSize = data.length
+  let bytes = o.rawLeaves ? data : encodeDataBlock({ type, data, fileSize, ...metaFields(attrs) })
+  const codec = o.rawLeaves ? RAW : DAG_PB
+  const size = bytes.length
+  let cid: CID
+  if (o.build.offThread != null && size >= OFF_THREAD_MIN) {
+    // `data` and `bytes` are detached meanwhile: the block comes back as a new view
+    ({ cid, bytes } = await o.build.offThread(bytes, codec))
+  } else {
+    cid = o.build(bytes, codec)
   }
-  if (o.rawLeaves) {
-    return { cid: await store(data, RAW, offset), size: data.length, fileSize: data.length }
-  }
-  const bytes = encodeDataBlock({ type, data, fileSize: data.length, ...metaFields(attrs) })
-  return { cid: await store(bytes, DAG_PB), size: bytes.length, fileSize: data.length }
+  if (cid.multihash.code !== 0) await o.put(cid, bytes, o.rawLeaves ? offset : undefined)
+  return { cid, size, fileSize }
 }
 
 class Builder {
   /** file offset of the next leaf */
   private offset = 0
+  /** leaves started and maybe not done (LEAVES_AHEAD at most) */
+  private readonly ahead: Array<Promise<FileNode>> = []
   constructor (private readonly o: FileBuilderOptions, private readonly chunks: Chunks) {}
 
   private async store (bytes: Uint8Array, codec: number, offset?: number): Promise<CID> {
@@ -125,12 +129,33 @@ class Builder {
     return await leafNode(this.o, data, type, offset, attrs)
   }
 
+  /** starts a leaf and returns at once unless LEAVES_AHEAD are under way (then waits for the oldest) */
+  async leafAhead (data: Uint8Array, type: DataType): Promise<{ leaf: Promise<FileNode> }> {
+    const leaf = this.leaf(data, type)
+    // its failure surfaces where it is awaited (commit, or here), never unhandled
+    leaf.catch(() => {})
+    this.ahead.push(leaf)
+    if (this.ahead.length > LEAVES_AHEAD) await this.ahead.shift()
+    // wrapped: an async function's returned promise would be awaited
+    return { leaf }
+  }
+
   /** encodes and stores an internal File node */
   async commit (node: Pending, attrs?: FileAttrs): Promise<FileNode> {
-    const bytes = encodeNode({ type: DataType.File, fileSize: node.fileSize, blockSizes: node.sizes, ...metaFields(attrs) }, node.links)
-    let size = bytes.length
-    for (const l of node.links) size += l.Tsize as number
-    return { cid: await this.store(bytes, DAG_PB), size, fileSize: node.fileSize }
+    const kids = await Promise.all(node.children)
+    const links: PBLink[] = []
+    const sizes: number[] = []
+    let fileSize = 0
+    let size = 0
+    for (const k of kids) {
+      links.push({ Hash: k.cid, Name: '', Tsize: k.size })
+      sizes.push(k.fileSize)
+      fileSize += k.fileSize
+      size += k.size
+    }
+    const bytes = encodeNode({ type: DataType.File, fileSize, blockSizes: sizes, ...metaFields(attrs) }, links)
+    size += bytes.length
+    return { cid: await this.store(bytes, DAG_PB), size, fileSize }
   }
 
   /** boxo balanced.Layout */
@@ -156,7 +181,7 @@ class Builder {
     const { chunks, o } = this
     while (node.count < o.maxLinks && !(await chunks.done())) {
       if (depth === 1) {
-        node.add(await this.leaf(await chunks.next(), DataType.File))
+        node.add((await this.leafAhead(await chunks.next(), DataType.File)).leaf)
       } else {
         node.add(await this.commit(await this.fillBalanced(new Pending(), depth - 1)))
       }
@@ -176,7 +201,7 @@ class Builder {
     const { chunks, o } = this
     // FillNodeLayer: leaves of UnixFS type Raw
     while (node.count < o.maxLinks && !(await chunks.done())) {
-      node.add(await this.leaf(await chunks.next(), DataType.Raw))
+      node.add((await this.leafAhead(await chunks.next(), DataType.Raw)).leaf)
     }
     for (let depth = 1; maxDepth === -1 || depth < maxDepth; depth++) {
       if (await chunks.done()) break

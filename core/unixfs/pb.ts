@@ -7,6 +7,7 @@ import { encode as encodePB, type PBLink } from '@ipld/dag-pb'
 import { CID } from 'multiformats/cid'
 import * as Digest from 'multiformats/hashes/digest'
 import { validateMultihash, type HashFn } from '../hashes.js'
+import { sha256OffThread } from './hash-pool.js'
 
 /** multicodec codes: dag-pb, raw, and the identity multihash */
 export const DAG_PB = 0x70
@@ -184,8 +185,8 @@ export function allocChunk (length: number): Uint8Array {
 const freeChunks = new Map<number, ArrayBuffer[]>()
 /** buffers smaller than this are freed (the allocator's heap serves them cheaply) */
 const RECYCLE_MIN = 64 * 1024
-/** most bytes kept free (an add holds ~12 MiB of chunks in flight) */
-const RECYCLE_MAX = 8 * 1024 * 1024
+/** most bytes kept free (an add holds up to ~13 MiB of chunks in flight: three 4 MiB batches, the leaves ahead) */
+const RECYCLE_MAX = 16 * 1024 * 1024
 /** the free buffers go when no chunk was allocated for this long (an idle daemon keeps none) */
 const RECYCLE_IDLE_MS = 5_000
 let freeBytes = 0
@@ -286,7 +287,14 @@ export interface CidBuilderOptions {
 }
 
 /** Makes the CID of a block from its bytes and codec; raw blocks are always CIDv1. */
-export type CidBuilder = (bytes: Uint8Array, codec: number) => CID
+export type CidBuilder = ((bytes: Uint8Array, codec: number) => CID) & {
+  /**
+   * The same for a block whose buffer is an import chunk's (isChunk): hashed on a worker thread when
+   * that pays (core/unixfs/hash-pool.ts). Its buffer moves there and back: use the returned bytes, the
+   * views given are detached.
+   */
+  offThread?: (bytes: Uint8Array, codec: number) => Promise<{ cid: CID, bytes: Uint8Array }>
+}
 
 /**
  * Kubo's CID prefix for imports: CIDv0 (dag-pb only) or CIDv1 with the given hash; raw blocks
@@ -296,11 +304,26 @@ export type CidBuilder = (bytes: Uint8Array, codec: number) => CID
 export function cidBuilder (opts: CidBuilderOptions): CidBuilder {
   const { cidVersion, hash } = opts
   const inlineLimit = opts.inline === true ? (opts.inlineLimit ?? 32) : -1
-  return (bytes, codec) => {
-    if (bytes.length <= inlineLimit) return CID.create(1, codec, Digest.create(IDENTITY, bytes))
-    const mh = hash.digest(bytes)
+  const cidOf = (mh: Digest.Digest<number, number>, codec: number): CID => {
     validateMultihash(mh)
     if (cidVersion === 0 && codec === DAG_PB) return CID.createV0(mh as Digest.Digest<0x12, 32>)
     return CID.create(1, codec, mh)
   }
+  const build: CidBuilder = (bytes, codec) => {
+    if (bytes.length <= inlineLimit) return CID.create(1, codec, Digest.create(IDENTITY, bytes))
+    return cidOf(hash.digest(bytes), codec)
+  }
+  if (hash.code === SHA2_256) {
+    build.offThread = async (bytes, codec) => {
+      const job = bytes.length > inlineLimit && chunkBuffers.has(bytes.buffer as ArrayBuffer) ? sha256OffThread(bytes) : undefined
+      if (job == null) return { cid: build(bytes, codec), bytes }
+      const done = await job
+      // the same memory, back from the worker: still a chunk buffer (releaseChunk recycles it)
+      chunkBuffers.add(done.bytes.buffer as ArrayBuffer)
+      return { cid: cidOf(Digest.create(SHA2_256, done.digest), codec), bytes: done.bytes }
+    }
+  }
+  return build
 }
+
+const SHA2_256 = 0x12
