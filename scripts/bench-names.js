@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Names and pubsub, tsipfs beside Kubo (outside CI: it starts 2 × N daemons).
 // Usage: node scripts/bench-names.js [--nodes 5] [--resolves 10] [--messages 500] [--kinds tsipfs,kubo]
+// (--messages 0: names only, no pubsub part)
 // For each kind, with the multi-node harness on loopback:
 // - a private DHT of N daemons (each connected to node 0 and one earlier node); node 0 publishes a name
 //   (ttl 1m), the last node (not connected to node 0) resolves it: `name resolve --nocache` (uncached: a DHT
@@ -55,12 +56,25 @@ async function bench (kind) {
     const cpuAll = () => nodes.reduce((sum, n) => sum + cpuMs(n), 0)
     let c0 = cpuAll()
     const z0 = cpuMs(z)
+    // the window in CLOCK_MONOTONIC µs (the clock of V8 profiles: TSIPFS_DAEMON_NODE_FLAGS="... --cpu-prof")
+    const w0 = process.hrtime.bigint() / 1000n
     for (let i = 0; i < RESOLVES; i++) uncached.push(await timed(async () => { await z.call('name/resolve', [Name], { nocache: true }) }))
+    log(`${kind}: uncached resolves from ${w0} to ${process.hrtime.bigint() / 1000n} µs (monotonic)`)
     const uncachedCpu = { resolver: (cpuMs(z) - z0) / RESOLVES, all: (cpuAll() - c0) / RESOLVES }
     c0 = cpuMs(z)
     for (let i = 0; i < RESOLVES; i++) cached.push(await timed(async () => { await z.call('name/resolve', [Name]) }))
     const cachedCpu = (cpuMs(z) - c0) / RESOLVES
     log(`${kind}: resolve uncached p50 ${q(uncached, 0.5).toFixed(1)} ms, cached p50 ${q(cached, 0.5).toFixed(1)} ms`)
+    const names = {
+      kind,
+      resolveUncachedP50: q(uncached, 0.5),
+      resolveUncachedP90: q(uncached, 0.9),
+      resolveCachedP50: q(cached, 0.5),
+      resolveCachedP90: q(cached, 0.9),
+      uncachedCpu,
+      cachedCpu
+    }
+    if (MESSAGES === 0) { log(`${kind}: ${JSON.stringify(names)}`); return names }
 
     // pubsub: a → b (directly connected)
     const b = nodes[1]
@@ -100,13 +114,7 @@ async function bench (kind) {
     await reading
     const lat = [...sent].filter(([k]) => arrivals.has(k)).map(([k, t]) => arrivals.get(k) - t)
     const out = {
-      kind,
-      resolveUncachedP50: q(uncached, 0.5),
-      resolveUncachedP90: q(uncached, 0.9),
-      resolveCachedP50: q(cached, 0.5),
-      resolveCachedP90: q(cached, 0.9),
-      uncachedCpu,
-      cachedCpu,
+      ...names,
       pubCpu,
       subCpu,
       delivered: arrivals.size,
@@ -136,7 +144,7 @@ const rows = [
 ]
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 let md = `| ${N}-node private DHT, loopback (load ${load}) | ${results.map(r => r.kind).join(' | ')} |\n| --- |${results.map(() => ' --- |').join('')}\n`
-for (const [label, fn] of rows) md += `| ${label} | ${results.map(fn).join(' | ')} |\n`
+for (const [label, fn] of MESSAGES === 0 ? rows.slice(0, 4) : rows) md += `| ${label} | ${results.map(fn).join(' | ')} |\n`
 mkdirSync(path.join(root, '.cache', 'bench-results'), { recursive: true })
 writeFileSync(path.join(root, '.cache', 'bench-results', 'names.md'), md)
 process.stdout.write(md)

@@ -17,6 +17,7 @@ import { halfWindowUpdates } from './coalesce.js'
 import { buildServices, loopbackOnly } from './services.js'
 import { createNetwork, createNetworkParts, type Network } from './network.js'
 import { ipOf, parseMask, type Mask } from './filters.js'
+import { cachePeerReads } from './peerstore-cache.js'
 import { PeerStoreInMemory } from './peerstore-memory.js'
 import { fastProtocolMerge } from './peerstore-merge.js'
 
@@ -120,6 +121,7 @@ export async function createNetworkHost (deps: Libp2pDeps): Promise<{ libp2p: Li
   })
   const libp2p = node as unknown as Libp2p
   fastProtocolMerge(libp2p.peerStore)
+  cachePeerReads(libp2p.peerStore)
   return { libp2p, network: createNetwork(parts, libp2p, log) }
 }
 
