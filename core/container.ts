@@ -126,7 +126,7 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
         bitswap = createBitswap({ libp2p, blockstore: nodeBlockstore, logger: logging.forComponent('bitswap') }, { serverEnabled: settings.ServerEnabled !== false })
       }
       // routing over the host's DHTs (core/routing) and the provide system over it (core/provider)
-      routing = (await import('./routing/index.js')).createRouting(libp2p)
+      routing = (await import('./routing/index.js')).createRouting(libp2p, datastore)
       const { createProvider } = await import('./provider/index.js')
       const host = libp2p
       const router = routing

@@ -1,6 +1,6 @@
 // IPNS records through the node's DHTs (core/routing: WAN and LAN kad-dht, both validating and selecting
 // /ipns/ records). go-libp2p-kad-dht fails at once with an empty routing table where js kad-dht would
-// wait for a peer, so only DHTs with peers are asked, and nothing happens when none has any.
+// wait for a peer, so only DHTs with peers are searched (a put to one without peers stays local).
 import { Key, type Datastore } from 'interface-datastore'
 import { base32 } from 'multiformats/bases/base32'
 import { ipnsValidator } from 'ipns/validator'
@@ -109,8 +109,8 @@ export class DhtRouting {
     return out
   }
 
+  /** to the DHTs' peers; a DHT without any keeps the record itself (as Kubo's: `routing get` finds it) */
   async put (key: Uint8Array, value: Uint8Array, signal?: AbortSignal): Promise<void> {
-    if (!this.hasPeers()) return
     await this.routing.putValue(key, value, { signal })
   }
 }

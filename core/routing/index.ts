@@ -4,6 +4,8 @@
 // (names) uses getValue/putValue. The WAN and LAN DHTs (core/routing/dht.ts) are asked together and
 // their answers merged, as go-libp2p-kad-dht/dual does.
 import type { AbortOptions, Libp2p, PeerId, PeerInfo } from '@libp2p/interface'
+import { Key, type Datastore } from 'interface-datastore'
+import { base32 } from 'multiformats/bases/base32'
 import type { CID } from 'multiformats/cid'
 import { ipnsSelector } from 'ipns/selector'
 import { NotFoundError, RpcError } from '../errors.js'
@@ -134,8 +136,33 @@ export class NotDhtError extends RpcError {
   constructor () { super('routing service is not a DHT') }
 }
 
-/** The routing of an online node: its DHT services (`dht`, `lanDHT`). */
-export function createRouting (libp2p: Libp2p): Routing {
+/** where a DHT keeps a record it holds for a key (js kad-dht bufferToRecordKey) */
+export const dhtRecordKey = (name: NamedDht['name'], key: Uint8Array): Key => new Key(`${DHT_DATASTORE_PREFIX[name]}/record/${base32.baseEncode(key)}`, false)
+
+/**
+ * The record validator of a routing key's namespace, as js kad-dht's (/ipns/: the IPNS validator, /pk/: the key
+ * must hash to the name); other namespaces have none (loaded on use: init and offline nodes import this file)
+ */
+async function validatorFor (key: Uint8Array): Promise<(value: Uint8Array) => Promise<void>> {
+  const ns = new TextDecoder().decode(key.subarray(0, 6))
+  if (ns === '/ipns/') {
+    const { ipnsValidator } = await import('ipns/validator')
+    return async (value) => { await ipnsValidator(key, value) }
+  }
+  if (ns.startsWith('/pk/')) {
+    const { publicKeyFromProtobuf } = await import('@libp2p/crypto/keys')
+    return async (value) => {
+      if (!Buffer.from(publicKeyFromProtobuf(value).toMultihash().bytes).equals(key.subarray(4))) throw new Error('public key does not match passed in key')
+    }
+  }
+  return async () => { throw new Error('no validator for this key type') }
+}
+
+/**
+ * The routing of an online node: its DHT services (`dht`, `lanDHT`). `datastore`: the one the DHTs keep their
+ * records in (the repo's), for the records a DHT holds itself when it has no peer to ask.
+ */
+export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
   const services = libp2p.services as Record<string, unknown>
   const dhts = (): NamedDht[] => {
     const out: NamedDht[] = []
@@ -168,23 +195,25 @@ export function createRouting (libp2p: Libp2p): Routing {
     return { protocol: d.protocol, table: table as LookupTarget['table'], mapper: d.peerInfoMapper ?? ((p) => p) }
   }
 
+  const searchValue: NonNullable<Routing['searchValue']> = async (key, options) => {
+    const targets = dhts().map(d => d.dht).filter(d => (d.routingTable?.size ?? 0) > 0).map(target)
+    if (targets.some(t => t == null)) throw new NotDhtError()
+    let enough = false
+    const stop = new AbortController()
+    const onRecord = async (value: Uint8Array, from: PeerId): Promise<boolean> => {
+      if (enough) return true
+      enough = await options.onRecord(value, from)
+      // the other DHT's lookup ends too (requests in flight finish on their own)
+      if (enough) stop.abort()
+      return enough
+    }
+    const values = await getLookup()
+    await Promise.all(targets.map(async t => { await values.search(t!, key, { signal: options.signal, stop: stop.signal, onRecord }).catch(err => { if (!enough) throw err }) }))
+  }
+
   return {
     dhts,
-    async searchValue (key, options) {
-      const targets = dhts().map(d => d.dht).filter(d => (d.routingTable?.size ?? 0) > 0).map(target)
-      if (targets.some(t => t == null)) throw new NotDhtError()
-      let enough = false
-      const stop = new AbortController()
-      const onRecord = async (value: Uint8Array, from: PeerId): Promise<boolean> => {
-        if (enough) return true
-        enough = await options.onRecord(value, from)
-        // the other DHT's lookup ends too (requests in flight finish on their own)
-        if (enough) stop.abort()
-        return enough
-      }
-      const values = await getLookup()
-      await Promise.all(targets.map(async t => { await values.search(t!, key, { signal: options.signal, stop: stop.signal, onRecord }).catch(err => { if (!enough) throw err }) }))
-    },
+    searchValue,
     async * findProviders (cid, options = {}) {
       const limit = options.numProviders ?? 20
       const seen = new Set<string>()
@@ -258,17 +287,58 @@ export function createRouting (libp2p: Libp2p): Routing {
       }
     },
     async getValue (key, options = {}) {
+      const named = dhts()
+      if (named.length === 0) throw new NotDhtError()
+      const asked = named.filter(n => (n.dht.routingTable?.size ?? 1) > 0)
       const values: Uint8Array[] = []
-      for await (const e of merge(useful().map(d => d.get(key, options)))) {
-        if (e.type === QueryEventType.Value && e.value != null) values.push(e.value)
+      if (asked.some(n => target(n.dht) == null)) {
+        // DHTs our lookup cannot drive: js kad-dht's get (its local copy included)
+        for await (const e of merge(asked.map(n => n.dht.get(key, options)))) {
+          if (e.type === QueryEventType.Value && e.value != null) values.push(e.value)
+        }
+      } else {
+        // as go-libp2p-kad-dht GetValue on each DHT: the record it holds, then every valid record of a lookup to
+        // its K closest peers; a DHT without peers answers from its own record at once (js kad-dht's get would
+        // wait for a first peer)
+        const check = await validatorFor(key)
+        const add = async (value: Uint8Array): Promise<false> => {
+          if (values.some(v => Buffer.from(v).equals(value))) return false
+          try { await check(value) } catch { return false }
+          values.push(value)
+          return false
+        }
+        for (const n of named) {
+          const local = datastore == null ? undefined : await Promise.resolve().then(async () => await datastore.get(dhtRecordKey(n.name, key))).catch(() => undefined)
+          if (local == null) continue
+          const { Libp2pRecord } = await import('@libp2p/record')
+          try { await add(Libp2pRecord.deserialize(local).value) } catch {}
+        }
+        if (asked.length > 0) {
+          try {
+            await searchValue(key, { signal: options.signal, onRecord: add })
+          } catch (err) {
+            if (options.signal?.aborted === true) throw err
+          }
+        }
       }
+      options.signal?.throwIfAborted()
       if (values.length === 0) throw new NotFoundError(ROUTING_NOT_FOUND)
       return values[bestValue(key, values)]
     },
     async putValue (key, value, options = {}) {
+      const named = dhts()
+      if (named.length === 0) throw new NotDhtError()
+      // a DHT without peers keeps the record itself (go-libp2p-kad-dht stores it before it looks for peers;
+      // js kad-dht's put would wait for a first peer)
+      const empty = named.filter(n => (n.dht.routingTable?.size ?? 1) === 0)
+      if (empty.length > 0 && datastore != null) {
+        const { Libp2pRecord } = await import('@libp2p/record')
+        const record = new Libp2pRecord(key, value, new Date()).serialize()
+        for (const n of empty) await datastore.put(dhtRecordKey(n.name, key), record)
+      }
       let stored = false
       let lastError: Error | undefined
-      await Promise.all(useful().map(async d => {
+      await Promise.all(named.filter(n => !empty.includes(n)).map(async ({ dht: d }) => {
         try {
           for await (const e of d.put(key, value, options)) {
             if (e.type === QueryEventType.PeerResponse) stored = true
