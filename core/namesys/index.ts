@@ -312,6 +312,9 @@ export class NameSystem implements Startable {
     const key = '/ipns/' + root
     const fixed = this.staticMap.get(root)
     if (fixed != null) return { value: fixed, ttlMs: 0 }
+    // a name given in its canonical form (or a domain) hits the cache without being decoded and re-encoded
+    const direct = options.nocache !== true ? this.cacheGet(key) : undefined
+    if (direct != null) return { value: direct.value, ttlMs: direct.ttl }
     const mh = parseIpnsName(root)
     const cacheKey = mh != null ? '/ipns/' + ipnsNameString(mh) : key
     if (options.nocache !== true) {

@@ -40,9 +40,21 @@ async function resolveName ({ args, options, deps: { keystore, nameSystem }, sig
     offline: options.offline === true,
     signal
   })
+  return { Path: canonicalPath(res.path) }
+}
+
+/** the paths names resolved to, checked and canonical (a cached name resolves to the same string each time) */
+const canonical = new Map<string, string>()
+
+function canonicalPath (path: string): string {
+  let text = canonical.get(path)
+  if (text != null) return text
   try {
-    return { Path: newPath(res.path).text }
+    text = newPath(path).text
   } catch (err) {
     throw new RpcError((err as Error).message)
   }
+  if (canonical.size >= 1024) canonical.clear()
+  canonical.set(path, text)
+  return text
 }
