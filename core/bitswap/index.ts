@@ -17,6 +17,7 @@ import type { Startable } from '../lifecycle.js'
 import { libp2pRouting } from './routing.js'
 import { BitswapClient, type BitswapNetwork } from './client.js'
 import { LANES, MessageSender, type SendMessage } from './sender.js'
+import { readStream } from './receiver.js'
 import { serveWants, type ServeDeps, type ServingLedger } from './serve.js'
 import { BitswapStats, instrument, type BitswapCounters, type BitswapInternals, type LedgerOutput } from './stats.js'
 
@@ -210,6 +211,21 @@ export function createBitswap (deps: BitswapDeps, init: BitswapInit = {}): Block
       const net = internals.network as unknown as { sendMessage: (peer: PeerId, msg: SendMessage, options?: AbortOptions) => Promise<void>, addEventListener: (type: 'peer:disconnected', fn: (evt: CustomEvent<PeerId>) => void) => void }
       net.sendMessage = async (peer, msg, opts) => { await s.send(peer, msg, opts) }
       net.addEventListener('peer:disconnected', (evt: CustomEvent<PeerId>) => { s.disconnected(evt.detail) })
+      // our reader of inbound streams (receiver.ts) in place of the network's, with its limits
+      const inbound = internals.network as unknown as {
+        running: boolean, protocols: string[], maxInboundStreams: number, maxOutboundStreams: number, runOnLimitedConnections: boolean,
+        maxIncomingMessageSize: number, messageReceiveTimeout: number, safeDispatchEvent: (type: string, init: { detail: unknown }) => void
+      }
+      for (const protocol of inbound.protocols) {
+        await libp2p.handle(protocol, (stream, connection) => {
+          if (!inbound.running) return
+          readStream(stream, {
+            maxSize: inbound.maxIncomingMessageSize,
+            timeoutMs: inbound.messageReceiveTimeout,
+            onMessage: (message) => { inbound.safeDispatchEvent('bitswap:message', { detail: { peer: connection.remotePeer, message, connection } }) }
+          })
+        }, { maxInboundStreams: inbound.maxInboundStreams, maxOutboundStreams: inbound.maxOutboundStreams, runOnLimitedConnection: inbound.runOnLimitedConnections, force: true })
+      }
       instrument(internals, stats)
       // our client replaces @helia/bitswap's want list (see client.ts): it no longer reads messages
       internals.wantList.receiveMessage = async () => {}

@@ -1,0 +1,277 @@
+// Our reader of inbound bitswap streams, in place of @helia/bitswap's Network._onStream (4.0.19), which
+// pushes every chunk through a pushable and it-length-prefixed (promises and a timer per message),
+// copies each message into one buffer (a 4 MiB concat that lives as long as any of its blocks) and
+// decodes it with protons. Here messages are cut from the chunks as they arrive, synchronously; each
+// block's bytes are copied once into a buffer of their own (a view when they lie in one chunk), and the
+// wants and presences are decoded into the shape @helia/bitswap's codec gives.
+import type { Stream } from '@libp2p/interface'
+
+export interface ReceivedEntry { cid: Uint8Array, priority: number, cancel: boolean, wantType: 'WantBlock' | 'WantHave', sendDontHave: boolean }
+export interface ReceivedBitswapMessage {
+  wantlist?: { entries: ReceivedEntry[], full?: boolean }
+  blocks: Array<{ prefix: Uint8Array, data: Uint8Array }>
+  blockPresences: Array<{ cid: Uint8Array, type: 'HaveBlock' | 'DoNotHaveBlock' }>
+  pendingBytes: number
+}
+
+const EMPTY: Uint8Array = new Uint8Array(0)
+
+/** protobuf reader over one contiguous buffer (the small parts of a message) */
+class Reader {
+  pos = 0
+  constructor (readonly buf: Uint8Array, readonly end = buf.byteLength) {}
+  varint (): number {
+    let v = 0
+    let mul = 1
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) throw new RangeError('bitswap message: truncated varint')
+      const b = this.buf[this.pos++]
+      v += (b & 0x7f) * mul
+      if ((b & 0x80) === 0) return v
+      mul *= 128
+    }
+    throw new RangeError('bitswap message: varint too long')
+  }
+
+  /** int32 as protobuf writes it (negatives as 10-byte varints) */
+  int32 (): number { return this.varint() | 0 }
+  bytes (): Uint8Array {
+    const n = this.varint()
+    if (this.pos + n > this.end) throw new RangeError('bitswap message: field beyond its message')
+    const out = this.buf.subarray(this.pos, this.pos + n)
+    this.pos += n
+    return out
+  }
+
+  skip (wire: number): void {
+    if (wire === 0) this.varint()
+    else if (wire === 1) this.pos += 8
+    else if (wire === 2) this.pos += this.varint()
+    else if (wire === 5) this.pos += 4
+    else throw new RangeError(`bitswap message: wire type ${wire}`)
+    if (this.pos > this.end) throw new RangeError('bitswap message: field beyond its message')
+  }
+
+  /** each field of a length-delimited sub-message */
+  fields (fn: (field: number, wire: number, r: Reader) => void): void {
+    while (this.pos < this.end) {
+      const tag = this.varint()
+      fn(tag >>> 3, tag & 7, this)
+    }
+  }
+}
+
+function wantlist (buf: Uint8Array): NonNullable<ReceivedBitswapMessage['wantlist']> {
+  const out: NonNullable<ReceivedBitswapMessage['wantlist']> = { entries: [] }
+  new Reader(buf).fields((f, wire, r) => {
+    if (f === 1 && wire === 2) {
+      const e: ReceivedEntry = { cid: EMPTY, priority: 0, cancel: false, wantType: 'WantBlock', sendDontHave: false }
+      new Reader(r.bytes()).fields((g, w2, s) => {
+        if (g === 1 && w2 === 2) e.cid = s.bytes()
+        else if (g === 2 && w2 === 0) e.priority = s.int32()
+        else if (g === 3 && w2 === 0) e.cancel = s.varint() !== 0
+        else if (g === 4 && w2 === 0) e.wantType = s.varint() === 1 ? 'WantHave' : 'WantBlock'
+        else if (g === 5 && w2 === 0) e.sendDontHave = s.varint() !== 0
+        else s.skip(w2)
+      })
+      out.entries.push(e)
+    } else if (f === 2 && wire === 0) out.full = r.varint() !== 0
+    else r.skip(wire)
+  })
+  return out
+}
+
+function presence (buf: Uint8Array): ReceivedBitswapMessage['blockPresences'][number] {
+  const p: ReceivedBitswapMessage['blockPresences'][number] = { cid: EMPTY, type: 'HaveBlock' }
+  new Reader(buf).fields((f, wire, r) => {
+    if (f === 1 && wire === 2) p.cid = r.bytes()
+    else if (f === 2 && wire === 0) p.type = r.varint() === 1 ? 'DoNotHaveBlock' : 'HaveBlock'
+    else r.skip(wire)
+  })
+  return p
+}
+
+/**
+ * Received bytes not yet decoded: a queue of chunks read with a forward cursor (a message's fields are
+ * read in order, so finding a position never rescans the chunks before it).
+ */
+export class FrameReader {
+  private bufs: Uint8Array[] = []
+  /** bytes of bufs[0] already consumed */
+  private head = 0
+  /** bytes held (after head) */
+  length = 0
+  // cursor: bufs[ci] starts at position cbase (relative to head)
+  private ci = 0
+  private cbase = 0
+
+  constructor (private readonly maxSize: number) {}
+
+  push (data: Uint8Array | Iterable<Uint8Array>): void {
+    if (data instanceof Uint8Array) {
+      if (data.byteLength > 0) { this.bufs.push(data); this.length += data.byteLength }
+      return
+    }
+    for (const b of data) if (b.byteLength > 0) { this.bufs.push(b); this.length += b.byteLength }
+  }
+
+  /** the chunk holding position pos (forward from the cursor); sets ci/cbase */
+  private seek (pos: number): void {
+    if (pos < this.cbase) { this.ci = 0; this.cbase = 0 }
+    for (;;) {
+      const len = this.bufs[this.ci].byteLength - (this.ci === 0 ? this.head : 0)
+      if (pos < this.cbase + len) return
+      this.cbase += len
+      this.ci++
+    }
+  }
+
+  private byteAt (pos: number): number {
+    this.seek(pos)
+    return this.bufs[this.ci][pos - this.cbase + (this.ci === 0 ? this.head : 0)]
+  }
+
+  /** varint at pos: [value, bytes] or undefined when not all here yet (limit: readable end) */
+  private varint (pos: number, limit: number): [number, number] | undefined {
+    let v = 0
+    let mul = 1
+    for (let i = 0; i < 10; i++) {
+      if (pos + i >= limit) return undefined
+      const b = this.byteAt(pos + i)
+      v += (b & 0x7f) * mul
+      if ((b & 0x80) === 0) return [v, i + 1]
+      mul *= 128
+    }
+    throw new RangeError('bitswap message: varint too long')
+  }
+
+  /** bytes [a, b): a view when they lie in one chunk, else a copy */
+  private bytes (a: number, b: number): Uint8Array {
+    this.seek(a)
+    const off = a - this.cbase + (this.ci === 0 ? this.head : 0)
+    const first = this.bufs[this.ci]
+    if (off + (b - a) <= first.byteLength) return first.subarray(off, off + (b - a))
+    const out = Buffer.allocUnsafe(b - a)
+    let at = 0
+    let i = this.ci
+    let o = off
+    while (at < out.byteLength) {
+      const src = this.bufs[i]
+      const n = Math.min(src.byteLength - o, out.byteLength - at)
+      out.set(src.subarray(o, o + n), at)
+      at += n
+      i++
+      o = 0
+    }
+    return out
+  }
+
+  private consume (n: number): void {
+    this.length -= n
+    n += this.head
+    let i = 0
+    while (i < this.bufs.length && n >= this.bufs[i].byteLength) { n -= this.bufs[i].byteLength; i++ }
+    this.bufs = i === 0 ? this.bufs : this.bufs.slice(i)
+    this.head = n
+    this.ci = 0
+    this.cbase = 0
+  }
+
+  /** the next whole message, or undefined until more bytes come */
+  next (): ReceivedBitswapMessage | undefined {
+    if (this.length === 0) return undefined
+    const lp = this.varint(0, this.length)
+    if (lp == null) return undefined
+    const [size, hdr] = lp
+    if (size > this.maxSize) throw new RangeError(`bitswap message of ${size} bytes is over the ${this.maxSize} byte limit`)
+    if (this.length < hdr + size) return undefined
+    const msg = this.decode(hdr, hdr + size)
+    this.consume(hdr + size)
+    return msg
+  }
+
+  private decode (start: number, end: number): ReceivedBitswapMessage {
+    const msg: ReceivedBitswapMessage = { blocks: [], blockPresences: [], pendingBytes: 0 }
+    let pos = start
+    const need = (r: [number, number] | undefined): [number, number] => {
+      if (r == null) throw new RangeError('bitswap message: truncated field')
+      return r
+    }
+    while (pos < end) {
+      const [tag, t] = need(this.varint(pos, end))
+      pos += t
+      const field = tag >>> 3
+      const wire = tag & 7
+      if (wire === 0) {
+        const [v, n] = need(this.varint(pos, end))
+        pos += n
+        if (field === 5) msg.pendingBytes = v | 0
+        continue
+      }
+      if (wire === 1 || wire === 5) { pos += wire === 1 ? 8 : 4; continue }
+      if (wire !== 2) throw new RangeError(`bitswap message: wire type ${wire}`)
+      const [len, n] = need(this.varint(pos, end))
+      pos += n
+      const stop = pos + len
+      if (stop > end) throw new RangeError('bitswap message: field beyond its message')
+      if (field === 3) {
+        // a block: prefix and data, the data copied out alone
+        let prefix = EMPTY
+        let data = EMPTY
+        let p = pos
+        while (p < stop) {
+          const [btag, bt] = need(this.varint(p, stop))
+          p += bt
+          if ((btag & 7) === 0) { p += need(this.varint(p, stop))[1]; continue }
+          if ((btag & 7) !== 2) throw new RangeError(`bitswap message: wire type ${btag & 7}`)
+          const [blen, bn] = need(this.varint(p, stop))
+          p += bn
+          if (p + blen > stop) throw new RangeError('bitswap message: field beyond its message')
+          if ((btag >>> 3) === 1) prefix = this.bytes(p, p + blen)
+          else if ((btag >>> 3) === 2) data = this.bytes(p, p + blen)
+          p += blen
+        }
+        msg.blocks.push({ prefix, data })
+      } else if (field === 1) {
+        msg.wantlist = wantlist(this.bytes(pos, stop))
+      } else if (field === 4) {
+        msg.blockPresences.push(presence(this.bytes(pos, stop)))
+      }
+      pos = stop
+    }
+    return msg
+  }
+}
+
+export interface ReadStreamInit {
+  /** largest message accepted (the stream is aborted on a bigger one) */
+  maxSize: number
+  /** the stream is aborted when no whole message came for this long (as @helia/bitswap) */
+  timeoutMs: number
+  onMessage: (message: ReceivedBitswapMessage) => void
+}
+
+/** Reads an inbound bitswap stream: each whole message goes to onMessage as it completes. */
+export function readStream (stream: Stream, init: ReadStreamInit): void {
+  const reader = new FrameReader(init.maxSize)
+  const timer = setTimeout(() => {
+    if (stream.status === 'open') stream.abort(new Error(`Incoming Bitswap stream timed out after ${init.timeoutMs}ms`))
+  }, init.timeoutMs)
+  const done = (): void => { clearTimeout(timer) }
+  stream.addEventListener('message', (evt) => {
+    try {
+      reader.push(evt.data)
+      for (let m = reader.next(); m != null; m = reader.next()) {
+        timer.refresh()
+        init.onMessage(m)
+      }
+    } catch (err) {
+      done()
+      stream.abort(err as Error)
+    }
+  })
+  stream.addEventListener('remoteCloseWrite', done)
+  stream.addEventListener('close', done)
+  // we never write on an inbound stream
+  stream.close().catch((err: Error) => { done(); stream.abort(err) })
+}
