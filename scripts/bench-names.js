@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Names and pubsub, tsipfs beside Kubo (outside CI: it starts 2 × N daemons).
 // Usage: node scripts/bench-names.js [--nodes 5] [--resolves 10] [--messages 500] [--kinds tsipfs,kubo]
-// (--messages 0: names only, no pubsub part)
+// (--messages 0: names only, no pubsub part) [--warmup 0] (messages published first, not counted)
+// [--parts resolve,pubsub] [--prof DIR] (--prof: the two pubsub tsipfs daemons write node --cpu-prof files to DIR)
 // For each kind, with the multi-node harness on loopback:
 // - a private DHT of N daemons (each connected to node 0 and one earlier node); node 0 publishes a name
 //   (ttl 1m), the last node (not connected to node 0) resolves it: `name resolve --nocache` (uncached: a DHT
@@ -21,7 +22,10 @@ const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? argv
 const N = Number(opt('--nodes', '5'))
 const RESOLVES = Number(opt('--resolves', '10'))
 const MESSAGES = Number(opt('--messages', '500'))
+const WARMUP = Number(opt('--warmup', '0'))
 const kinds = opt('--kinds', 'tsipfs,kubo').split(',')
+const parts = opt('--parts', 'resolve,pubsub').split(',')
+const PROF = opt('--prof', undefined)
 const { Cluster, waitFor } = await import(path.join(root, 'dist', 'test', 'helpers', 'cluster.js'))
 
 const log = (m) => { process.stderr.write(`[bench-names ${new Date().toTimeString().slice(0, 8)}] ${m}\n`) }
@@ -39,7 +43,8 @@ async function bench (kind) {
   try {
     const nodes = []
     for (let i = 0; i < N; i++) {
-      const n = await cluster[kind]({ name: `${kind}${i}`, config: CONFIG })
+      const env = PROF != null && kind === 'tsipfs' && i < 2 ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(PROF)}` } : undefined
+      const n = await cluster[kind]({ name: `${kind}${i}`, config: CONFIG, env })
       for (const to of new Set([nodes[0], nodes[nodes.length - 1]].filter(Boolean))) await n.call('swarm/connect', [to.addr()])
       nodes.push(n)
     }
@@ -47,11 +52,14 @@ async function bench (kind) {
     await new Promise(resolve => setTimeout(resolve, 5000))
     const [a] = nodes
     const z = nodes[nodes.length - 1]
+    const uncached = []
+    const cached = []
+    let uncachedCpu = { resolver: NaN, all: NaN }
+    let cachedCpu = NaN
+    if (parts.includes('resolve')) {
     const cid = await a.add(`bench ${Date.now()}`)
     const { Name } = await a.call('name/publish', [cid], { ttl: '1m' })
     await waitFor(async () => { try { return (await z.call('name/resolve', [Name], { nocache: true })).Path === `/ipfs/${cid}` } catch { return false } }, { timeout: 60_000, what: 'first resolve' })
-    const uncached = []
-    const cached = []
     // CPU of every daemon during the uncached resolves (the resolver's and the answering peers'), per resolve
     const cpuAll = () => nodes.reduce((sum, n) => sum + cpuMs(n), 0)
     let c0 = cpuAll()
@@ -60,11 +68,12 @@ async function bench (kind) {
     const w0 = process.hrtime.bigint() / 1000n
     for (let i = 0; i < RESOLVES; i++) uncached.push(await timed(async () => { await z.call('name/resolve', [Name], { nocache: true }) }))
     log(`${kind}: uncached resolves from ${w0} to ${process.hrtime.bigint() / 1000n} µs (monotonic)`)
-    const uncachedCpu = { resolver: (cpuMs(z) - z0) / RESOLVES, all: (cpuAll() - c0) / RESOLVES }
+    uncachedCpu = { resolver: (cpuMs(z) - z0) / RESOLVES, all: (cpuAll() - c0) / RESOLVES }
     c0 = cpuMs(z)
     for (let i = 0; i < RESOLVES; i++) cached.push(await timed(async () => { await z.call('name/resolve', [Name]) }))
-    const cachedCpu = (cpuMs(z) - c0) / RESOLVES
+    cachedCpu = (cpuMs(z) - c0) / RESOLVES
     log(`${kind}: resolve uncached p50 ${q(uncached, 0.5).toFixed(1)} ms, cached p50 ${q(cached, 0.5).toFixed(1)} ms`)
+    }
     const names = {
       kind,
       resolveUncachedP50: q(uncached, 0.5),
@@ -98,6 +107,10 @@ async function bench (kind) {
       } catch {}
     })()
     await waitFor(async () => ((await a.call('pubsub/peers', [b64u(topic)])).Strings ?? []).includes(b.id), { timeout: 120_000, what: 'mesh' })
+    // warm-up messages (not counted): JIT, streams
+    for (let i = 0; i < WARMUP; i++) await a.call('pubsub/pub', [b64u(topic)], {}, Buffer.from(`w${i}`))
+    if (WARMUP > 0) await waitFor(() => arrivals.size >= WARMUP, { timeout: 30_000, interval: 50, what: 'warm-up messages' }).catch(() => {})
+    arrivals.clear()
     const sent = new Map()
     const pubCpu0 = cpuMs(a)
     const subCpu0 = cpuMs(b)
@@ -131,7 +144,7 @@ async function bench (kind) {
 
 const results = []
 for (const kind of kinds) results.push(await bench(kind))
-const f = (x) => x.toFixed(1)
+const f = (x) => x == null ? '–' : x.toFixed(1)
 const rows = [
   ['name resolve, uncached (DHT), p50 / p90 ms', r => `${f(r.resolveUncachedP50)} / ${f(r.resolveUncachedP90)}`],
   ['daemon CPU per uncached resolve: resolver / all nodes, ms', r => `${f(r.uncachedCpu.resolver)} / ${f(r.uncachedCpu.all)}`],
@@ -144,7 +157,7 @@ const rows = [
 ]
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 let md = `| ${N}-node private DHT, loopback (load ${load}) | ${results.map(r => r.kind).join(' | ')} |\n| --- |${results.map(() => ' --- |').join('')}\n`
-for (const [label, fn] of MESSAGES === 0 ? rows.slice(0, 4) : rows) md += `| ${label} | ${results.map(fn).join(' | ')} |\n`
+for (const [label, fn] of (MESSAGES === 0 ? rows.slice(0, 4) : rows).filter((_, i) => parts.includes(i < 4 ? 'resolve' : 'pubsub'))) md += `| ${label} | ${results.map(fn).join(' | ')} |\n`
 mkdirSync(path.join(root, '.cache', 'bench-results'), { recursive: true })
 writeFileSync(path.join(root, '.cache', 'bench-results', 'names.md'), md)
 process.stdout.write(md)

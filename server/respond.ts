@@ -104,27 +104,6 @@ async function drainIfDone<T> (it: AsyncIterator<T>): Promise<{ values: T[], err
 const unread = new WeakMap<object, unknown[]>()
 const pending = new WeakMap<object, Promise<IteratorResult<unknown>>>()
 
-/** Turn a late error into the trailer, then end the body normally. */
-async function * withTrailer<T> (ctx: Context, source: AsyncIterable<T>, first: IteratorResult<T>, it: AsyncIterator<T>, map: (x: T) => string | Uint8Array): AsyncGenerator<string | Uint8Array> {
-  try {
-    if (first.done !== true) yield map(first.value)
-    for (const v of (unread.get(it) ?? []) as T[]) yield map(v)
-    const inFlight = pending.get(it) as Promise<IteratorResult<T>> | undefined
-    if (inFlight != null) {
-      const r = await inFlight
-      if (r.done === true) return
-      yield map(r.value)
-    }
-    for (;;) {
-      const next = await it.next()
-      if (next.done === true) break
-      yield map(next.value)
-    }
-  } catch (err) {
-    ctx.res.addTrailers({ 'X-Stream-Error': errorMessage(err).replace(/[\r\n]+/g, ' ') })
-  }
-}
-
 /** bytes a byte stream may queue on the socket before waiting for it to drain */
 const PUMP_AHEAD = 4 * 1024 * 1024
 
@@ -179,15 +158,15 @@ async function pump (ctx: Context, first: IteratorResult<Uint8Array>, it: AsyncI
  * much as encoding the rows. Same contract as withTrailer + pump: a late error goes into the
  * X-Stream-Error trailer, a slow client holds the source back, one that goes away stops it.
  */
-async function pumpRows<T> (ctx: Context, first: IteratorResult<T>, it: AsyncIterator<T>, encode: (v: T) => string | Uint8Array): Promise<void> {
+async function pumpRows<T> (ctx: Context, first: IteratorResult<T> | undefined, it: AsyncIterator<T>, encode: (v: T) => string | Uint8Array): Promise<void> {
   const res = ctx.res
   ctx.respond = false
   const write = async (v: T): Promise<void> => {
     if (!res.write(encode(v)) && res.writableLength >= PUMP_AHEAD) await drained(res)
   }
-  let done = first.done === true
+  let done = first?.done === true
   try {
-    if (!done) await write(first.value)
+    if (first != null && !done) await write(first.value)
     for (const v of (unread.get(it) ?? []) as T[]) {
       if (res.destroyed) break
       await write(v)
@@ -237,7 +216,8 @@ export async function sendOutcome (ctx: Context, outcome: Outcome, enc: string, 
         ctx.set('Content-Type', mimeOf(enc))
         ctx.set('X-Chunked-Output', '1')
         ctx.res.flushHeaders()
-        ctx.body = Readable.from(withTrailer(ctx, outcome.items, { done: true, value: undefined }, it, (v: unknown): string | Uint8Array => charset === 'utf8' ? encodeValue(v, enc, command, call) : Buffer.from(encodeValue(v, enc, command, call), charset)), { objectMode: false })
+        // each value written as it comes (one socket write each), no Readable in between
+        void pumpRows(ctx, undefined, it, (v: unknown): string | Uint8Array => charset === 'utf8' ? encodeValue(v, enc, command, call) : Buffer.from(encodeValue(v, enc, command, call), charset))
         return
       }
       const first = await it.next()

@@ -4,7 +4,7 @@
 // a signed message whose seqno is not above the highest seen from its author is ignored; the highest
 // seqno per author is kept in the datastore at /pubsub/seqno/<peer ID> (8 bytes, big endian).
 import { Key, type Datastore } from 'interface-datastore'
-import { createPrivateKey, sign, type KeyObject } from 'node:crypto'
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto'
 import type { PeerId } from '@libp2p/interface'
 import type { KuboConfig } from '../config/index.js'
 
@@ -17,16 +17,22 @@ interface SignedLike { type?: string, from?: PeerId, sequenceNumber?: bigint }
 /** authors whose highest seqno stays in memory (the datastore keeps them all) */
 const MAX_AUTHORS = 10_000
 
+/** how long a new highest seqno may wait in memory before it is written (stop and `pubsub reset` write at once) */
+export const SEQNO_WRITE_DELAY_MS = 50
+
 /**
  * Kubo's BasicSeqnoValidator over its datastore. The highest seqno of an author is read from the datastore once,
- * then kept in memory, so a message costs a comparison; every new highest is written back in the background, one
- * write per author at a time, the latest value winning (a burst of messages is one or two writes, not one each).
+ * then kept in memory, so a message costs a comparison; new highests are written back in the background at most
+ * SEQNO_WRITE_DELAY_MS later, one write per author at a time, the latest value winning (a stream of messages costs
+ * one write per author per delay, not one each: a LevelDB put is a thread-pool round trip here, most of a
+ * received message's cost). `flush()` (called when the router stops) writes what is pending.
  */
 export class SeqnoTable {
   private readonly highest = new Map<string, bigint | undefined>()
   private readonly loading = new Map<string, Promise<boolean>>()
   private readonly writes = new Map<string, Promise<void>>()
   private readonly dirty = new Set<string>()
+  private timer: ReturnType<typeof setTimeout> | undefined
 
   constructor (private readonly datastore: Datastore) {}
 
@@ -47,11 +53,14 @@ export class SeqnoTable {
 
   /** Resolves once every seqno accepted so far is in the datastore. */
   async flush (): Promise<void> {
+    this.writeDirty()
     while (this.writes.size > 0) await Promise.all(this.writes.values())
   }
 
   /** `pubsub reset`: forget the highest seqno of one author (of all without `id`), once their pending writes are done. */
   async reset (id?: string): Promise<void> {
+    // what is still pending reaches the datastore first: the caller deletes (and counts) it there, as in Kubo
+    await this.flush()
     for (const key of id != null ? [id] : [...this.highest.keys()]) {
       this.highest.delete(key)
       this.dirty.delete(key)
@@ -80,6 +89,18 @@ export class SeqnoTable {
 
   private save (id: string): void {
     this.dirty.add(id)
+    if (this.timer != null) return
+    this.timer = setTimeout(() => { this.writeDirty() }, SEQNO_WRITE_DELAY_MS)
+    this.timer.unref?.()
+  }
+
+  private writeDirty (): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    for (const id of this.dirty) this.write(id)
+  }
+
+  private write (id: string): void {
     if (this.writes.has(id)) return
     const run = (async () => {
       while (this.dirty.delete(id)) {
@@ -155,6 +176,36 @@ export function reusedSigningKey<K extends SigningKey> (key: K): K {
   return signer
 }
 
+/** Ed25519 public keys as KeyObjects, by raw key (insertion order: the oldest goes first) */
+const verifyKeys = new Map<string, KeyObject>()
+const MAX_VERIFY_KEYS = 1024
+const PATCHED = Symbol.for('tsipfs.ed25519-verify')
+
+/**
+ * Ed25519 signature checks reuse one KeyObject per public key: @libp2p/crypto's Ed25519PublicKey.verify makes
+ * one from JWK for every signature (about a third of a received pubsub message's verification cost). Same checks,
+ * same answers: anything but a 32-byte key and a 64-byte signature takes the library's own path (and its errors).
+ * Patches the class of `sample` (any Ed25519 public key) once, for the whole process.
+ */
+export function reuseEd25519VerifyKeys (sample: object): void {
+  const proto = Object.getPrototypeOf(sample) as Record<string | symbol, any>
+  if (proto == null || proto[PATCHED] === true || typeof proto.verify !== 'function') return
+  const original = proto.verify as (this: { raw: Uint8Array }, data: any, sig: Uint8Array, options?: { signal?: AbortSignal }) => unknown
+  proto.verify = function (this: { raw: Uint8Array }, data: Uint8Array | { subarray: () => Uint8Array }, sig: Uint8Array, options?: { signal?: AbortSignal }) {
+    const raw = this.raw
+    if (!(raw instanceof Uint8Array) || raw.byteLength !== 32 || !(sig instanceof Uint8Array) || sig.byteLength !== 64 || options?.signal != null) return original.call(this, data, sig, options)
+    const id = Buffer.from(raw.buffer, raw.byteOffset, 32).toString('latin1')
+    let obj = verifyKeys.get(id)
+    if (obj == null) {
+      obj = createPublicKey({ format: 'jwk', key: { crv: 'Ed25519', kty: 'OKP', x: Buffer.from(raw).toString('base64url') } })
+      if (verifyKeys.size >= MAX_VERIFY_KEYS) verifyKeys.delete(verifyKeys.keys().next().value as string)
+      verifyKeys.set(id, obj)
+    }
+    return verify(null, data instanceof Uint8Array ? data : data.subarray(), obj, sig)
+  }
+  proto[PATCHED] = true
+}
+
 /** the components with the signing key above in place of the node's */
 const withSigningKey = (components: any): any => {
   const key = reusedSigningKey(components.privateKey)
@@ -163,6 +214,8 @@ const withSigningKey = (components: any): any => {
 
 /** The libp2p service factory for the configured router. */
 export async function pubsubService (config: KuboConfig, datastore: Datastore): Promise<(components: any) => unknown> {
+  const { publicKeyFromRaw } = await import('@libp2p/crypto/keys')
+  reuseEd25519VerifyKeys(publicKeyFromRaw(new Uint8Array(32)))
   const settings = (config.Pubsub ?? {}) as { Router?: unknown, DisableSigning?: unknown }
   const router = typeof settings.Router === 'string' && settings.Router !== '' ? settings.Router : 'gossipsub'
   const globalSignaturePolicy = settings.DisableSigning === true ? 'StrictNoSign' as const : 'StrictSign' as const
@@ -170,6 +223,8 @@ export async function pubsubService (config: KuboConfig, datastore: Datastore): 
     const table = new SeqnoValidators(datastore)
     for (const [k, v] of service.topicValidators) table.set(k, v)
     service.topicValidators = table
+    const stop = (service as any).stop?.bind(service)
+    if (stop != null) (service as any).stop = async () => { try { await stop() } finally { await table.seqnos.flush() } }
     return service
   }
   if (router === 'floodsub') {
