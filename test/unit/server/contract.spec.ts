@@ -5,102 +5,8 @@ import { expect } from 'chai'
 import { createTestNode, type TestNode } from '../../helpers/node.js'
 import { rpc, multipart } from '../../helpers/rpc.js'
 import { createRpcApp } from '../../../server/app.js'
-import { defineCommand } from '../../../registry/define.js'
-import { InvalidArgumentError, RpcError } from '../../../core/errors.js'
-import type { Plugin } from '../../../registry/types.js'
+import { probe, probeStops } from '../../helpers/probe-commands.js'
 import { SERVER_HEADER } from '../../../core/version.js'
-
-/** how many `chunks` streams have ended (finished, failed or abandoned) */
-let chunksStopped = 0
-let rowsStopped = 0
-
-const probe: Plugin = {
-  name: 'probe',
-  groups: [{ path: ['grp'], description: 'A group.' }],
-  commands: [
-    defineCommand({
-      path: ['echo'],
-      description: 'Echo arguments and options.',
-      args: [{ name: 'a', kind: 'string', required: true, variadic: true, stdin: true, description: '' }],
-      bodyArgs: true,
-      options: { n: { type: 'int', description: '' }, flag: { type: 'bool', aliases: ['f'], default: true, description: '' }, list: { type: 'strings', description: '' } },
-      output: 'single',
-      run: ({ args, options }) => ({ Args: args, N: options.n ?? null, Flag: options.flag, List: options.list ?? null, Html: '<&>' }),
-      text: (v: { Args: string[] }) => v.Args.join(',') + '\n'
-    }),
-    defineCommand({
-      path: ['stream'],
-      description: 'Stream values, maybe failing.',
-      options: { fail: { type: 'string', description: '' }, count: { type: 'int', default: 2, description: '' } },
-      output: 'ndjson',
-      async * run ({ options }) {
-        if (options.fail === 'early') throw new RpcError('early failure')
-        if (options.fail === 'client') throw new InvalidArgumentError('bad input')
-        for (let i = 0; i < Number(options.count); i++) yield { I: i }
-        if (options.fail === 'late') throw new Error('late failure')
-      },
-      text: (v: { I: number }) => `${v.I}\n`
-    }),
-    defineCommand({
-      path: ['bytes'],
-      description: 'Bytes.',
-      output: 'bytes',
-      run: () => ({ body: Buffer.from('hello'), length: 5 })
-    }),
-    defineCommand({
-      path: ['chunks'],
-      description: 'Many byte chunks, maybe failing.',
-      options: { count: { type: 'int', default: 64, description: '' }, fail: { type: 'bool', description: '' } },
-      output: 'bytes',
-      async * run ({ options }) {
-        try {
-          for (let i = 0; i < Number(options.count); i++) yield Buffer.alloc(256 * 1024, i % 256)
-          if (options.fail === true) throw new Error('broke\nmid-stream')
-        } finally {
-          chunksStopped++
-        }
-      }
-    }),
-    defineCommand({
-      path: ['rows'],
-      description: 'NDJSON rows that come one event-loop turn apart (streamed, not sent at once), maybe failing.',
-      options: { count: { type: 'int', default: 3, description: '' }, fail: { type: 'bool', description: '' } },
-      output: 'ndjson',
-      async * run ({ options }) {
-        try {
-          for (let i = 0; i < Number(options.count); i++) {
-            await new Promise(resolve => setImmediate(resolve))
-            yield { I: i, Pad: 'x'.repeat(1000) }
-          }
-          if (options.fail === true) throw new Error('broke\nlate')
-        } finally {
-          rowsStopped++
-        }
-      }
-    }),
-    defineCommand({
-      path: ['nothing'],
-      description: 'Emits nothing.',
-      output: 'ndjson',
-      run: async () => undefined
-    }),
-    defineCommand({
-      path: ['upload'],
-      description: 'Reads files.',
-      args: [{ name: 'data', kind: 'file', required: true, variadic: true, description: '' }],
-      output: 'ndjson',
-      async * run ({ files }) {
-        for await (const f of files ?? []) {
-          let size = 0
-          for await (const c of f.content ?? []) size += c.length
-          yield { Path: f.path, Type: f.type, Size: size, Mode: f.mode ?? null, Mtime: f.mtime?.secs ?? null }
-        }
-      }
-    }),
-    defineCommand({ path: ['grp', 'child'], description: 'Child.', output: 'single', run: () => ({ Ok: true }) }),
-    defineCommand({ path: ['local'], description: 'NoRemote.', http: false, output: 'single', run: () => ({}) })
-  ]
-}
 
 describe('server: HTTP contract', function () {
   this.timeout(20_000)
@@ -245,7 +151,7 @@ describe('server: HTTP contract', function () {
     })
 
     it('streamed NDJSON: a client that goes away stops the source', async () => {
-      const before = rowsStopped
+      const before = probeStops.rows
       await new Promise<void>((resolve, reject) => {
         const req = http.request(`${base}/api/v0/rows?count=10000000`, { method: 'POST', agent: false }, (res) => {
           let got = 0
@@ -260,12 +166,12 @@ describe('server: HTTP contract', function () {
         req.end()
         setTimeout(() => reject(new Error('no data')), 10_000).unref()
       })
-      for (let i = 0; i < 250 && rowsStopped === before; i++) await new Promise(resolve => setTimeout(resolve, 20))
-      expect(rowsStopped).to.equal(before + 1)
+      for (let i = 0; i < 250 && probeStops.rows === before; i++) await new Promise(resolve => setTimeout(resolve, 20))
+      expect(probeStops.rows).to.equal(before + 1)
     })
 
     it('bytes output: a client that goes away stops the source', async () => {
-      const before = chunksStopped
+      const before = probeStops.chunks
       await new Promise<void>((resolve, reject) => {
         const req = http.request(`${base}/api/v0/chunks?count=100000`, { method: 'POST', agent: false }, (res) => {
           let got = 0
@@ -280,8 +186,8 @@ describe('server: HTTP contract', function () {
         req.end()
         setTimeout(() => reject(new Error('no data')), 10_000).unref()
       })
-      for (let i = 0; i < 100 && chunksStopped === before; i++) await new Promise(resolve => setTimeout(resolve, 20))
-      expect(chunksStopped).to.equal(before + 1)
+      for (let i = 0; i < 100 && probeStops.chunks === before; i++) await new Promise(resolve => setTimeout(resolve, 20))
+      expect(probeStops.chunks).to.equal(before + 1)
     })
 
     for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'HEAD']) {

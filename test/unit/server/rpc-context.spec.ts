@@ -7,58 +7,7 @@ import { expect } from 'chai'
 import { createTestNode, type TestNode } from '../../helpers/node.js'
 import { multipart } from '../../helpers/rpc.js'
 import { createRpcApp } from '../../../server/app.js'
-import { defineCommand } from '../../../registry/define.js'
-import { InvalidArgumentError, RpcError } from '../../../core/errors.js'
-import type { Plugin } from '../../../registry/types.js'
-
-const probe: Plugin = {
-  name: 'probe',
-  groups: [{ path: ['grp'], description: 'A group.' }],
-  commands: [
-    defineCommand({
-      path: ['echo'],
-      description: 'Echo.',
-      args: [{ name: 'a', kind: 'string', required: true, variadic: true, stdin: true, description: '' }],
-      bodyArgs: true,
-      options: { n: { type: 'int', description: '' } },
-      output: 'single',
-      run: ({ args, options }) => ({ Args: args, N: options.n ?? null }),
-      text: (v: { Args: string[] }) => v.Args.join(',') + '\n'
-    }),
-    defineCommand({
-      path: ['stream'],
-      description: 'Stream values, maybe failing.',
-      options: { fail: { type: 'string', description: '' } },
-      output: 'ndjson',
-      async * run ({ options }) {
-        if (options.fail === 'early') throw new RpcError('early failure')
-        if (options.fail === 'client') throw new InvalidArgumentError('bad input')
-        yield { I: 0 }
-        await new Promise(resolve => setImmediate(resolve))
-        yield { I: 1 }
-        if (options.fail === 'late') throw new Error('late failure')
-      }
-    }),
-    defineCommand({ path: ['bytes'], description: 'Bytes.', output: 'bytes', run: () => ({ body: Buffer.from('hello'), length: 5 }) }),
-    defineCommand({ path: ['nothing'], description: 'Emits nothing.', output: 'ndjson', run: async () => undefined }),
-    defineCommand({
-      path: ['upload'],
-      description: 'Reads files.',
-      args: [{ name: 'data', kind: 'file', required: true, variadic: true, description: '' }],
-      output: 'ndjson',
-      async * run ({ files }) {
-        for await (const f of files ?? []) {
-          let size = 0
-          for await (const c of f.content ?? []) size += c.length
-          yield { Path: f.path, Size: size }
-        }
-      }
-    }),
-    defineCommand({ path: ['boom'], description: 'Throws a non-RPC error.', output: 'single', run: (): { Ok: boolean } => { throw new TypeError('kaput') } }),
-    defineCommand({ path: ['grp', 'child'], description: 'Child.', output: 'single', run: () => ({ Ok: true }) }),
-    defineCommand({ path: ['local'], description: 'NoRemote.', http: false, output: 'single', run: () => ({}) })
-  ]
-}
+import { probe } from '../../helpers/probe-commands.js'
 
 /** One raw HTTP/1.1 exchange; the answer as text with its Date header dropped. */
 async function raw (port: number, head: string, body: Buffer = Buffer.alloc(0)): Promise<string> {
