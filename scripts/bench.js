@@ -449,7 +449,7 @@ const summary = [
   table(by, limits),
   ...(baseline != null ? [`baseline: ${path.resolve(baseline)}`] : []),
   '',
-  `machine limits (same run): SHA-256 ${limits.sha256 ?? '—'} MiB/s, disk write+fsync ${limits.disk ?? '—'} MiB/s, loopback HTTP ${limits.loopback ?? '—'} MiB/s, trivial Node server ${limits.smallServer ?? '—'} req/s, naive durable put ${(limits.naivePut ?? []).map(x => x.toFixed(0)).join(' ')} ops/s, durable 256 KiB files ${(limits.files256k ?? []).map(x => x.toFixed(0)).join(' ')} MiB/s`,
+  `machine limits (same run): SHA-256 ${limits.sha256 ?? '—'} MiB/s, disk write+fsync ${limits.disk ?? '—'} MiB/s, loopback HTTP ${limits.loopback ?? '—'} MiB/s, trivial Node server ${limits.smallServer ?? '—'} req/s, naive durable put ${(limits.naivePut ?? []).map(x => x.toFixed(0)).join(' ')} ops/s, durable 256 KiB files ${(limits.files256k ?? []).map(x => x.toFixed(0)).join(' ')} MiB/s, 256 KiB files read+sent over loopback HTTP ${(limits.readSend ?? []).map(x => x.toFixed(0)).join(' ')} MiB/s`,
   ...(await cidCheck(ours, by.jsipfs)),
   ...Object.entries(by).map(([name, r]) => `${name}: rss at start ${r.rssStart ?? '—'} MiB; block/put errors ${r.blockputErrors}; load ${r.load.join(' → ')}`),
   '',

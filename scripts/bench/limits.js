@@ -5,6 +5,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { randomBytes } from 'node:crypto'
+import http from 'node:http'
+import { spawn } from 'node:child_process'
 
 const fsync = promisify(fs.fsync)
 const open = promisify(fs.open)
@@ -32,16 +34,62 @@ async function durableWrites (dir, data, count, concurrency) {
 }
 
 /**
+ * What `cat` of a 256 MiB file stored as 1,024 block files can reach with two copies per byte (page cache
+ * -> buffer -> socket; Node has no sendfile to a socket): a node:http server that reads each file in
+ * place into a few reused buffers and writes it as a chunk (4 MiB ahead of the socket), curl in its own
+ * process as for the loopback limit; MiB/s per run.
+ */
+async function readSend (dir, runs) {
+  fs.mkdirSync(dir, { recursive: true })
+  const files = Array.from({ length: 1024 }, (_, i) => path.join(dir, `b${i}`))
+  for (const f of files) fs.writeFileSync(f, randomBytes(256 * 1024))
+  const free = []
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream' })
+    let i = 0
+    const pump = () => {
+      while (i < files.length) {
+        const fd = fs.openSync(files[i++], 'r')
+        const size = fs.fstatSync(fd).size
+        const buf = free.pop() ?? Buffer.allocUnsafeSlow(size)
+        fs.readSync(fd, buf, 0, size, 0)
+        fs.closeSync(fd)
+        if (!res.write(buf, () => free.push(buf)) && res.writableLength >= 4 * 1024 * 1024) return res.once('drain', pump)
+      }
+      res.end()
+    }
+    pump()
+  })
+  await new Promise(resolve => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${server.address().port}/`
+  const out = []
+  try {
+    for (let r = 0; r < runs; r++) {
+      out.push(await new Promise((resolve, reject) => {
+        const p = spawn('curl', ['-sS', '-o', '/dev/null', '-w', '%{speed_download}', url])
+        let text = ''
+        p.stdout.on('data', d => { text += d })
+        p.on('error', reject)
+        p.on('close', c => c !== 0 ? reject(new Error(`curl ${c}`)) : resolve(Number(text) / 1048576))
+      }))
+    }
+  } finally { server.close() }
+  return out
+}
+
+/**
  * - naive durable put: 1 KiB blocks one file each (create, write, fsync, rename), 4 in flight (block/put's limit);
- * - durable 256 KiB files: 64 MiB as 256 KiB files with fsync and rename, 16 in flight (add's limit), MiB/s.
+ * - durable 256 KiB files: 64 MiB as 256 KiB files with fsync and rename, 16 in flight (add's limit), MiB/s;
+ * - read+send: 256 MiB of 256 KiB files read and sent over loopback HTTP (see readSend), MiB/s.
  */
 export async function measureLimits (runs) {
-  const out = { naivePut: [], files256k: [] }
+  const out = { naivePut: [], files256k: [], readSend: [] }
   for (let r = 0; r < runs; r++) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsipfs-bench-limits-'))
     try {
       out.naivePut.push(await durableWrites(path.join(dir, 'put'), randomBytes(1024), 4000, 4))
       out.files256k.push(await durableWrites(path.join(dir, 'add'), randomBytes(256 * 1024), 256, 16) / 4)
+      if (r === 0) out.readSend.push(...await readSend(path.join(dir, 'cat'), runs))
     } finally { fs.rmSync(dir, { recursive: true, force: true }) }
   }
   return out
