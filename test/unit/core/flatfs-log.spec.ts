@@ -193,6 +193,35 @@ describe('flatfs group-commit log', () => {
     expect((await again.stat()).count).to.equal(200)
   })
 
+  it('acknowledges a round only once every earlier round is durable; a failed fdatasync fails the rounds written meanwhile', async () => {
+    const [a, b, c] = await blocks(3, 'chain')
+    const real = fsSync.fdatasync
+    const held: Array<() => void> = []
+    let calls = 0
+    sinon.stub(fsSync, 'fdatasync').callsFake(((fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => {
+      // the first round's fdatasync fails (EIO), once the second round's has succeeded
+      if (calls++ === 0) { held.push(() => { cb(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })) }); return }
+      real(fd, cb)
+    }) as typeof fsSync.fdatasync)
+    const first = store.put(a.cid, a.bytes).then(() => 'ok', (err: Error) => err.message)
+    while (held.length === 0) await new Promise(resolve => setTimeout(resolve, 2))
+    // written while the first round's fdatasync runs: its own succeeds, but it waits for the first one's
+    const second = store.put(b.cid, b.bytes).then(() => 'ok', (err: Error) => err.message)
+    while (calls < 2) await new Promise(resolve => setTimeout(resolve, 2))
+    await new Promise(resolve => setTimeout(resolve, 20))
+    held[0]()
+    expect(await first).to.match(/EIO/)
+    expect(await second, 'not acknowledged after an earlier round failed').to.match(/EIO/)
+    // the log goes on from where the failed round began
+    await store.put(c.cid, c.bytes)
+    const [name] = await logsIn(path.join(dir, 'blocks'))
+    const records = parseLog(await fs.readFile(path.join(dir, 'blocks', name)))
+    expect(Buffer.from(records[0].mh).equals(Buffer.from(c.cid.multihash.bytes)), 'the first record').to.equal(true)
+    const copy = await crashCopy([c.cid])
+    const again = await reopen(copy)
+    expect(await getBlock(again, c.cid)).to.deep.equal(c.bytes)
+  })
+
   it('writes a block again at the checkpoint when its background write failed', async () => {
     const [a] = await blocks(1, 'retry')
     const real = fsSync.rename
