@@ -178,7 +178,8 @@ export function metricsFor (container: AwilixContainer<Cradle>): Metrics {
   let http: { requests: client.Counter, duration: client.Summary, reqSize: client.Summary, resSize: client.Summary } | undefined
   when((c) => {
     const registers = [registry()]
-    c.collectDefaultMetrics({ register: registry() })
+    // the event-loop lag histogram's timer fires at this resolution, idle or not (prom-client default 10 ms)
+    c.collectDefaultMetrics({ register: registry(), eventLoopMonitoringPrecision: 1000 })
     const requests = new c.Counter({ name: 'ipfs_http_requests_total', help: 'Total number of HTTP requests made.', labelNames: ['code', 'handler', 'method'], registers })
     const summary = (name: string, help: string): client.Summary => new c.Summary({ name, help, labelNames: ['handler'], percentiles: OBJECTIVES, registers })
     const duration = summary('ipfs_http_request_duration_seconds', 'The HTTP request latencies in seconds.')
