@@ -9,7 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { CID } from 'multiformats/cid'
 import { initRepo } from '../../../core/repo/index.js'
-import { cacheKey } from '../../../server/gateway/cache.js'
+import { cacheKey, ResponseCache } from '../../../server/gateway/cache.js'
 import { FastPath } from '../../../server/gateway/fast.js'
 import { startGateway, type GatewayResponse, type TestGateway } from './helpers.js'
 
@@ -142,5 +142,18 @@ describe('gateway: response cache', () => {
     await gw.node.container.cradle.config.setKey('Gateway.HTTPHeaders', { 'X-Test': ['1'] })
     const res = await gw.get(p)
     expect(res.headers['x-test']).to.equal('1')
+  })
+
+  it('evicts the oldest entry not read since it was stored (a read entry gets a second chance)', () => {
+    const cache = new ResponseCache(() => 1)
+    const entry = (): { status: number, headers: Record<string, string>, generation: number } => ({ status: 200, headers: {}, generation: 1 })
+    for (let i = 0; i < 2048; i++) cache.set(`k${i}`, entry())
+    expect(cache.get('k0')).to.not.equal(undefined)
+    expect(cache.get('k2')).to.not.equal(undefined)
+    cache.set('new1', entry())
+    cache.set('new2', entry())
+    expect(cache.size).to.equal(2048)
+    // k1 and k3 went; k0 and k2, read, were kept
+    expect(['k0', 'k1', 'k2', 'k3', 'k4', 'new1', 'new2'].map(k => cache.get(k) != null)).to.deep.equal([true, false, true, false, true, true, true])
   })
 })
