@@ -21,7 +21,8 @@ parentPort.on('message', (m) => {
     digest = new Uint8Array(d.buffer.slice(d.byteOffset, d.byteOffset + d.length))
   } catch {}
   parentPort.postMessage({ id: m.id, ab: m.ab, digest }, [m.ab])
-})`
+})
+parentPort.postMessage({ ready: true })`
 
 interface Job {
   resolve: (r: { digest: Uint8Array, bytes: Uint8Array }) => void
@@ -36,12 +37,19 @@ class HashWorker {
   failed = false
   readonly jobs = new Map<number, Job>()
   private idle: NodeJS.Timeout | undefined
+  /** whenReady() callers */
+  private readonly waiting: Array<() => void> = []
 
   constructor (private readonly onExit: (w: HashWorker) => void) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true })
-    this.worker.unref()
-    this.worker.once('online', () => { this.ready = true })
-    this.worker.on('message', (m: { id: number, ab: ArrayBuffer, digest?: Uint8Array }) => {
+    // CommonJS whatever flags the process has (--input-type=module would make the source a module)
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] })
+    this.worker.on('message', (m: { id: number, ab: ArrayBuffer, digest?: Uint8Array, ready?: boolean }) => {
+      if (m.ready === true) {
+        // its code runs: jobs may go there
+        this.ready = true
+        this.emitReady()
+        return
+      }
       const job = this.jobs.get(m.id)
       if (job == null) return
       this.jobs.delete(m.id)
@@ -50,8 +58,11 @@ class HashWorker {
       else job.resolve({ digest: m.digest, bytes })
       if (this.jobs.size === 0) this.arm()
     })
+    // the worker keeps the process alive only while it has work (unref after adding the listeners: they ref it)
+    this.worker.unref()
     const fail = (err: unknown): void => {
       this.failed = true
+      for (const w of this.waiting.splice(0)) w()
       for (const j of this.jobs.values()) j.reject(err)
       this.jobs.clear()
       this.onExit(this)
@@ -60,12 +71,26 @@ class HashWorker {
     this.worker.once('exit', () => { fail(new Error('hash worker exited')) })
   }
 
+  private emitReady (): void {
+    for (const w of this.waiting.splice(0)) w()
+    if (this.jobs.size === 0) this.worker.unref()
+  }
+
+  /** resolves once the worker runs its code, or failed */
+  async whenReady (): Promise<void> {
+    if (this.ready || this.failed) return
+    this.worker.ref()
+    await new Promise<void>(resolve => this.waiting.push(resolve))
+  }
+
   private arm (): void {
+    this.worker.unref()
     clearTimeout(this.idle)
     this.idle = setTimeout(() => { if (this.jobs.size === 0) void this.worker.terminate() }, IDLE_MS).unref()
   }
 
   post (id: number, bytes: Uint8Array, job: Job): void {
+    if (this.jobs.size === 0) this.worker.ref()
     clearTimeout(this.idle)
     this.jobs.set(id, job)
     const ab = bytes.buffer as ArrayBuffer
@@ -78,9 +103,18 @@ const SIZE = Math.max(1, Math.min(3, availableParallelism() - 1))
 const workers: HashWorker[] = []
 let nextId = 0
 let turn = 0
+/** a worker failed before it ran its code: hash in place from then on */
+let disabled = false
+
+function gone (w: HashWorker): void {
+  const i = workers.indexOf(w)
+  if (i >= 0) workers.splice(i, 1)
+  if (!w.ready) disabled = true
+}
 
 function pick (): HashWorker | undefined {
-  while (workers.length < SIZE) workers.push(new HashWorker((w) => { const i = workers.indexOf(w); if (i >= 0) workers.splice(i, 1) }))
+  if (disabled) return undefined
+  while (workers.length < SIZE) workers.push(new HashWorker(gone))
   // the least busy ready worker (round robin among equals)
   let best: HashWorker | undefined
   for (let k = 0; k < workers.length; k++) {
@@ -95,7 +129,7 @@ function pick (): HashWorker | undefined {
 /** Start the workers (if not running) and resolve once one is ready (tests). */
 export async function warmHashPool (): Promise<void> {
   pick()
-  await Promise.race(workers.map(async w => { if (!w.ready) await new Promise(resolve => w.worker.once('online', resolve)) }))
+  await Promise.race(workers.map(async w => { await w.whenReady() }))
 }
 
 /**

@@ -2,6 +2,8 @@
 // the same digests and CIDs as in place, the block's memory moved there and back.
 import { expect } from 'chai'
 import { createHash } from 'node:crypto'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { sha256OffThread, warmHashPool, OFF_THREAD_MIN } from '../../../core/unixfs/hash-pool.js'
 import { allocChunk, cidBuilder, DAG_PB, RAW } from '../../../core/unixfs/pb.js'
 import { importFiles, resolveImportSettings } from '../../../core/unixfs/importer.js'
@@ -23,6 +25,20 @@ describe('unixfs: hashing on a worker thread', function () {
     expect(Buffer.from(digest).equals(createHash('sha256').update(data).digest())).to.equal(true)
     expect(Buffer.from(bytes).equals(Buffer.from(data))).to.equal(true)
     expect(sha256OffThread(new Uint8Array(OFF_THREAD_MIN - 1))).to.equal(undefined) // small: in place
+  })
+
+  it('an idle worker does not keep the process alive (a CLI add exits once done)', () => {
+    const pool = fileURLToPath(new URL('../../../core/unixfs/hash-pool.js', import.meta.url))
+    const pb = fileURLToPath(new URL('../../../core/unixfs/pb.js', import.meta.url))
+    const script = `const { warmHashPool, sha256OffThread } = await import(${JSON.stringify(pool)})
+      const { allocChunk } = await import(${JSON.stringify(pb)})
+      await warmHashPool()
+      const r = await sha256OffThread(allocChunk(100000))
+      console.log(r.digest.length)`
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 })
+    expect(r.stderr).to.equal('')
+    expect(r.status).to.equal(0)
+    expect(r.stdout.trim()).to.equal('32')
   })
 
   it('cidBuilder().offThread gives the CIDs of the in-place builder, for chunk buffers only', async () => {
