@@ -23,6 +23,7 @@ import { execFile } from 'node:child_process'
 import { base32upper } from 'multiformats/bases/base32'
 import { shardOf } from './flatfs-layout.js'
 import { settleLimit } from './flatfs-write.js'
+import { Placer, writeBlockFile } from './flatfs-placer.js'
 
 export const LOG_FILES = ['.tsipfs-wal-0', '.tsipfs-wal-1']
 /** blocks up to this size go through the log (larger ones: their data write dominates; flatfs-write.ts) */
@@ -41,22 +42,17 @@ const IDLE_MS = 1000
  * concurrent puts each fsync), and acknowledged once its own and every earlier round's fdatasync succeeded.
  */
 const MAX_ROUNDS = 4
+/** placements sent to the worker at once, or after this delay */
+const PLACE_BATCH = 128
+const PLACE_DELAY_MS = 5
+
+interface PlaceBatch {
+  blocks: Array<{ log: LogFile, key: string, bytes: Uint8Array }>
+  /** resolves once the worker wrote them (or failed to) */
+  done: Promise<void>
+  start: () => void
+}
 const fdatasync = async (fd: number): Promise<void> => { await new Promise<void>((resolve, reject) => { fsSync.fdatasync(fd, (err) => { if (err != null) reject(err); else resolve() }) }) }
-const rename = async (from: string, to: string): Promise<void> => await new Promise((resolve, reject) => {
-  fsSync.rename(from, to, (err) => { if (err != null) reject(err); else resolve() })
-})
-/** a new file with these bytes (descriptor calls: lighter than FileHandle) */
-const writeNew = async (file: string, bytes: Uint8Array): Promise<void> => await new Promise((resolve, reject) => {
-  fsSync.open(file, 'wx', 0o644, (err, fd) => {
-    if (err != null) { reject(err); return }
-    const done = (e: unknown): void => { fsSync.close(fd, (c) => { if (e != null || c != null) reject(e ?? c); else resolve() }) }
-    const write = (off: number): void => {
-      if (off >= bytes.length) { done(null); return }
-      fsSync.write(fd, bytes, off, bytes.length - off, null, (e, n) => { if (e != null) done(e); else write(off + n) })
-    }
-    write(0)
-  })
-})
 const fsyncFd = promisify(fsSync.fsync)
 
 export interface LogInit {
@@ -233,12 +229,18 @@ export class GroupLog {
   private readonly tempPrefix = `wal-${process.pid}-${randomBytes(4).toString('hex')}-`
   private tempCounter = 0
   private idle: NodeJS.Timeout | undefined
+  /** writes blocks into place and fsyncs them, on a worker thread */
+  private readonly placer: Placer
+  /** blocks to place, not sent to the worker yet */
+  private batch: PlaceBatch | undefined
+  private batchTimer: NodeJS.Timeout | undefined
 
   constructor (private readonly dir: string, private readonly tempDir: string, init: LogInit = {}) {
     this.size = Math.max(init.logSize ?? 4 * 1024 * 1024, HEADER + REC + 1024 + LOG_BLOCK_MAX)
     this.concurrency = init.concurrency ?? 64
     this.logs = LOG_FILES.map(name => ({ file: path.join(dir, name), epoch: 0, tail: HEADER, fresh: true, files: new Set<string>(), dirs: new Set<string>(), writing: new Set<Promise<void>>(), failed: new Map<string, Uint8Array>(), syncing: new Set<Promise<void>>(), chain: Promise.resolve(undefined), gen: 0 }))
     this.logs[0].epoch = ++this.epoch
+    this.placer = new Placer(tempDir)
   }
 
   private fileOf (key: string): { file: string, dir: string } {
@@ -253,6 +255,7 @@ export class GroupLog {
 
   /** Wait until every acknowledged block is in place (listings walk the folders). */
   async settle (): Promise<void> {
+    this.flushPlacement()
     while (this.writes.size > 0) await Promise.allSettled([...this.writes.values()])
   }
 
@@ -342,10 +345,11 @@ export class GroupLog {
   private async checkpoint (log: LogFile): Promise<void> {
     if (log.fd === undefined || log.tail === HEADER) return
     while (log.syncing.size > 0) await Promise.allSettled([...log.syncing])
+    this.flushPlacement()
     while (log.writing.size > 0) await Promise.all([...log.writing])
     for (const [key, bytes] of log.failed) {
       const { file, dir } = this.fileOf(key)
-      await this.writeFile(key, file, dir, bytes)
+      writeBlockFile(this.tempDir, this.tempPrefix + String(this.tempCounter++), file, dir, bytes, this.madeDirs)
       log.failed.delete(key)
       log.files.add(file)
       log.dirs.add(dir)
@@ -353,7 +357,7 @@ export class GroupLog {
     }
     const files = [...log.files]
     const dirs = [...log.dirs]
-    if (!(files.length >= SYNCFS_MIN && await syncfs(this.dir))) await syncAll(this.dir, files, dirs, this.concurrency)
+    if (!(files.length >= SYNCFS_MIN && await syncfs(this.dir))) await this.placer.sync(this.dir, files, dirs)
     fsSync.writeSync(log.fd, header(log.epoch, 0), 0, HEADER, 0)
     await fdatasync(log.fd)
     for (const f of files) log.files.delete(f)
@@ -489,6 +493,7 @@ export class GroupLog {
       }
       try {
         // a removal waits for the block's background write (else that would put it back)
+        if (this.batch != null && this.writes.get(o.key) === this.batch.done) this.flushPlacement()
         await this.writes.get(o.key)
         this.index.delete(o.key)
         const { file, dir } = this.fileOf(o.key)
@@ -506,45 +511,68 @@ export class GroupLog {
     if (placed.length > 0) this.place(log, placed)
   }
 
-  /** Write acknowledged blocks into place (temp file + rename, no fsync: the log holds them until the checkpoint). */
+  /**
+   * Write acknowledged blocks into place (temp file + rename, no fsync: the log holds them until the
+   * checkpoint), on the placer's worker thread (flatfs-placer.ts), in batches of up to PLACE_BATCH blocks or
+   * after PLACE_DELAY_MS: each message wakes another thread, which under load cost the event loop more than the
+   * round's own work when sent per round.
+   */
   private place (log: LogFile, blocks: Array<{ key: string, bytes: Uint8Array }>): void {
     for (const { key, bytes } of blocks) {
-      const { file, dir } = this.fileOf(key)
-      const prev = this.writes.get(key)
-      const p = (async () => {
-        await prev
-        await this.writeFile(key, file, dir, bytes)
-        log.files.add(file)
-        log.dirs.add(dir)
-      })()
-      const tracked = p.then(() => {}, () => {
-        // kept in the index and written again by the checkpoint (which fails if that fails too)
-        log.failed.set(key, bytes)
-      }).finally(() => {
-        log.writing.delete(tracked)
-        if (this.writes.get(key) === tracked) {
-          this.writes.delete(key)
-          if (!log.failed.has(key) && this.index.get(key) === bytes) this.index.delete(key)
-        }
-      })
-      log.writing.add(tracked)
-      this.writes.set(key, tracked)
+      // a block already in the open batch (removed and put again): that batch goes first
+      if (this.batch != null && this.writes.get(key) === this.batch.done) this.flushPlacement()
+      const batch = this.batch ?? this.openBatch()
+      batch.blocks.push({ log, key, bytes })
+      if (!log.writing.has(batch.done)) log.writing.add(batch.done)
+      this.writes.set(key, batch.done)
+      if (batch.blocks.length >= PLACE_BATCH) this.flushPlacement()
     }
   }
 
-  private async writeFile (key: string, file: string, dir: string, bytes: Uint8Array): Promise<void> {
-    if (!this.madeDirs.has(dir)) {
-      await fs.mkdir(dir, { recursive: true })
-      this.madeDirs.add(dir)
-    }
-    const tmp = path.join(this.tempDir, this.tempPrefix + String(this.tempCounter++))
-    try {
-      await writeNew(tmp, bytes)
-      await rename(tmp, file)
-    } catch (err) {
-      await fs.rm(tmp, { force: true }).catch(() => {})
-      throw err
-    }
+  private openBatch (): PlaceBatch {
+    let start!: () => void
+    const started = new Promise<void>(resolve => { start = resolve })
+    const blocks: PlaceBatch['blocks'] = []
+    // no wait for earlier batches: the worker writes batches in order, and a block is placed again only after
+    // its removal, which waited for its earlier write
+    const done: Promise<void> = (async () => {
+      await started
+      const items = blocks.map(({ key, bytes }) => ({ ...this.fileOf(key), bytes }))
+      let failed: number[]
+      try {
+        failed = await this.placer.place(items)
+      } catch {
+        failed = items.map((_, i) => i)
+      }
+      const bad = new Set(failed)
+      items.forEach(({ file, dir }, i) => {
+        const { log, key, bytes } = blocks[i]
+        // a failed one is kept in the index and written again by the checkpoint (which fails if that fails too)
+        if (bad.has(i)) { log.failed.set(key, bytes); return }
+        log.files.add(file)
+        log.dirs.add(dir)
+      })
+    })().finally(() => {
+      for (const { log, key, bytes } of blocks) {
+        log.writing.delete(done)
+        if (this.writes.get(key) !== done) continue
+        this.writes.delete(key)
+        if (!log.failed.has(key) && this.index.get(key) === bytes) this.index.delete(key)
+      }
+    })
+    const batch: PlaceBatch = { blocks, done, start }
+    this.batch = batch
+    this.batchTimer = setTimeout(() => { this.flushPlacement() }, PLACE_DELAY_MS)
+    return batch
+  }
+
+  /** Send the open batch of placements to the worker now. */
+  private flushPlacement (): void {
+    const batch = this.batch
+    if (batch == null) return
+    this.batch = undefined
+    if (this.batchTimer !== undefined) { clearTimeout(this.batchTimer); this.batchTimer = undefined }
+    batch.start()
   }
 
   /** Checkpoint both logs and remove them (the store stays usable: the next put makes them again). */
@@ -565,6 +593,7 @@ export class GroupLog {
         await fs.rm(log.file, { force: true })
       }
       this.pending.clear()
+      await this.placer.stop()
     } finally {
       this.preparing = false
     }

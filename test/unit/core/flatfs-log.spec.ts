@@ -12,6 +12,7 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import * as Digest from 'multiformats/hashes/digest'
 import { FlatfsBlockstore, LOG_FILES, blockKey, shardOf } from '../../../core/blockstore/flatfs.js'
 import { parseLog } from '../../../core/blockstore/flatfs-log.js'
+import { Placer, type PlaceItem } from '../../../core/blockstore/flatfs-placer.js'
 import { getBlock } from '../../../core/blockstore/index.js'
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s)
@@ -55,23 +56,24 @@ describe('flatfs group-commit log', () => {
     return s
   }
 
-  /** Hold the background writes' renames until release() (the blocks stay in the log and the index only). */
-  function holdRenames (): { release: () => void, held: () => number } {
-    const real = fsSync.rename
+  /** Hold the background writes (the placer worker's requests) until release(): the blocks stay in the log and the index only. */
+  function holdPlacement (): { release: () => void, held: () => number } {
+    const real = Placer.prototype.place
     const waiting: Array<() => void> = []
     let open = false
-    sinon.stub(fsSync, 'rename').callsFake(((from: string, to: string, cb: (err: Error | null) => void) => {
-      if (open) { real(from, to, cb); return }
-      waiting.push(() => real(from, to, cb))
-    }) as typeof fsSync.rename)
+    sinon.stub(Placer.prototype, 'place').callsFake(async function (this: Placer, items: PlaceItem[]) {
+      if (!open) await new Promise<void>(resolve => waiting.push(resolve))
+      return await real.call(this, items)
+    })
     return { release: () => { open = true; for (const w of waiting.splice(0)) w() }, held: () => waiting.length }
   }
 
   it('acknowledges puts from the log, reads them before they are in place, and lists them once they are', async () => {
-    const hold = holdRenames()
     const items = await blocks(20, 'pending')
+    const hold = holdPlacement()
     await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
-    await new Promise(resolve => setImmediate(resolve))
+    await new Promise(resolve => setTimeout(resolve, 5))
+    expect(hold.held(), 'writes into place held').to.be.greaterThan(0)
     for (const { cid, bytes } of items) {
       expect(fsSync.existsSync(fileOf(path.join(dir, 'blocks'), cid)), 'not in place yet').to.equal(false)
       expect(await store.has(cid)).to.equal(true)
@@ -80,7 +82,7 @@ describe('flatfs group-commit log', () => {
     // a listing waits for the blocks to be in place
     let listed = false
     const listing = (async () => { const out: string[] = []; for await (const c of store.cids()) out.push(c.toString()); listed = true; return out })()
-    while (hold.held() < items.length) await new Promise(resolve => setTimeout(resolve, 5))
+    await new Promise(resolve => setTimeout(resolve, 20))
     expect(listed, 'the listing waits').to.equal(false)
     hold.release()
     expect((await listing).sort()).to.deep.equal(items.map(i => CID.createV1(0x55, i.cid.multihash).toString()).sort())
@@ -144,7 +146,7 @@ describe('flatfs group-commit log', () => {
 
   it('orders deletes after the puts they follow (a replay never brings a removed block back)', async () => {
     const [a, b, c] = await blocks(3, 'delete')
-    const hold = holdRenames()
+    const hold = holdPlacement()
     await store.put(a.cid, a.bytes)
     await store.put(b.cid, b.bytes)
     // removed while its write into place is still pending: waits for it, then removes it
@@ -224,12 +226,13 @@ describe('flatfs group-commit log', () => {
 
   it('writes a block again at the checkpoint when its background write failed', async () => {
     const [a] = await blocks(1, 'retry')
-    const real = fsSync.rename
+    const real = Placer.prototype.place
     let failures = 0
-    sinon.stub(fsSync, 'rename').callsFake(((from: string, to: string, cb: (err: Error | null) => void) => {
-      if (failures++ === 0) { cb(Object.assign(new Error('EIO: i/o error, rename'), { code: 'EIO' })); return }
-      real(from, to, cb)
-    }) as typeof fsSync.rename)
+    // the worker reports the block's write failed (e.g. EIO)
+    sinon.stub(Placer.prototype, 'place').callsFake(async function (this: Placer, items: PlaceItem[]) {
+      if (failures++ === 0) return items.map((_, i) => i)
+      return await real.call(this, items)
+    })
     await store.put(a.cid, a.bytes)
     await store.settle()
     expect(failures).to.equal(1)
