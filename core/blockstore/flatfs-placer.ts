@@ -1,5 +1,6 @@
-// The group-commit log's file work (flatfs-log.ts), on a worker thread: writing acknowledged blocks into their
-// flatfs files and fsyncing them at a checkpoint. On the event loop each block cost four thread-pool round trips
+// flatfs's small-block file work on a worker thread: the group-commit log's (flatfs-log.ts: writing acknowledged
+// blocks into their files, fsyncing them at a checkpoint) and, without fsync (`sync: false`), the puts themselves
+// (write() coalesces the puts that arrive while a message is out). On the event loop each block cost four thread-pool round trips
 // (~250 µs of the loop's time under load) or, done in place, stalled the loop whenever a create waited for an ext4
 // journal commit; here a round's blocks are one message, and a checkpoint's thousands of fsyncs another.
 import fsSync from 'node:fs'
@@ -9,6 +10,8 @@ import { randomBytes } from 'node:crypto'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 
 const fsyncFd = promisify(fsSync.fsync)
+/** blocks of write() sent in one message at most */
+const WRITE_BATCH = 512
 /** files and folders fsynced at once by a checkpoint */
 const SYNC_CONCURRENCY = 64
 
@@ -16,17 +19,27 @@ export interface PlaceItem { file: string, dir: string, bytes: Uint8Array }
 
 type Body = { op: 'place', items: PlaceItem[] } | { op: 'sync', root: string, files: string[], dirs: string[] }
 type Request = Body & { id: number }
-interface Reply { id: number, failed?: number[], error?: { message: string, code?: string } }
+interface ErrorInfo { message: string, code?: string }
+interface Reply { id: number, failed?: number[], errors?: ErrorInfo[], error?: ErrorInfo }
 
-/** A block written into place: temp file (in tempDir) and rename, no fsync. */
+/** A block written into place: temp file (in tempDir) and rename, no fsync; nothing when the file exists. */
 export function writeBlockFile (tempDir: string, tmpName: string, file: string, dir: string, bytes: Uint8Array, madeDirs: Set<string>): void {
+  if (fsSync.existsSync(file)) return // already stored (a block's bytes are its name's)
   if (!madeDirs.has(dir)) {
     fsSync.mkdirSync(dir, { recursive: true })
     madeDirs.add(dir)
   }
   const tmp = path.join(tempDir, tmpName)
   try {
-    const fd = fsSync.openSync(tmp, 'wx', 0o644)
+    let fd: number
+    try {
+      fd = fsSync.openSync(tmp, 'wx', 0o644)
+    } catch (err) {
+      // a store used before open() (or its temp folder removed): made on first use, as the batch writer does
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+      fsSync.mkdirSync(tempDir, { recursive: true })
+      fd = fsSync.openSync(tmp, 'wx', 0o644)
+    }
     try {
       for (let off = 0; off < bytes.length;) off += fsSync.writeSync(fd, bytes, off)
     } finally {
@@ -69,12 +82,41 @@ export class Placer {
   private worker: Worker | undefined
   private nextId = 0
   private readonly pending = new Map<number, { resolve: (r: Reply) => void, reject: (err: unknown) => void }>()
+  /** write(): blocks waiting for the next message, and whether one is out */
+  private queue: Array<{ item: PlaceItem, resolve: () => void, reject: (err: unknown) => void }> = []
+  private writing = false
 
   constructor (private readonly tempDir: string) {}
 
   /** Write blocks into place; resolves with the indices of those that failed. */
   async place (items: PlaceItem[]): Promise<number[]> {
     return (await this.call({ op: 'place', items })).failed ?? []
+  }
+
+  /**
+   * Write one block into place, resolved once it is there (a put without fsync). Blocks that arrive while a
+   * message is out go together in the next one (up to WRITE_BATCH).
+   */
+  async write (item: PlaceItem): Promise<void> {
+    await new Promise<void>((resolve, reject) => { this.queue.push({ item, resolve, reject }); this.pump() })
+  }
+
+  private pump (): void {
+    if (this.writing || this.queue.length === 0) return
+    this.writing = true
+    const batch = this.queue.splice(0, WRITE_BATCH)
+    this.call({ op: 'place', items: batch.map(b => b.item) }).then((r) => {
+      const failed = r.failed ?? []
+      const bad = new Map(failed.map((i, n) => [i, r.errors?.[n]]))
+      batch.forEach((b, i) => {
+        if (!bad.has(i)) { b.resolve(); return }
+        const e = bad.get(i)
+        b.reject(Object.assign(new Error(e?.message ?? 'write failed'), { code: e?.code }))
+      })
+    }, (err) => { for (const b of batch) b.reject(err) }).finally(() => {
+      this.writing = false
+      this.pump()
+    })
   }
 
   /** fsync files, then their folders and root. */
@@ -132,10 +174,14 @@ if (!isMainThread && parentPort != null && (workerData as { tempDir?: string } |
   port.on('message', (req: Request) => {
     if (req.op === 'place') {
       const failed: number[] = []
+      const errors: ErrorInfo[] = []
       req.items.forEach((it, i) => {
-        try { writeBlockFile(tempDir, prefix + String(counter++), it.file, it.dir, it.bytes, madeDirs) } catch { failed.push(i) }
+        try { writeBlockFile(tempDir, prefix + String(counter++), it.file, it.dir, it.bytes, madeDirs) } catch (err) {
+          failed.push(i)
+          errors.push({ message: String((err as Error)?.message ?? err), code: (err as NodeJS.ErrnoException)?.code })
+        }
       })
-      port.postMessage({ id: req.id, failed } satisfies Reply)
+      port.postMessage({ id: req.id, failed, errors } satisfies Reply)
       return
     }
     syncAll(req.root, req.files, req.dirs).then(() => { port.postMessage({ id: req.id } satisfies Reply) }, (err: NodeJS.ErrnoException) => {

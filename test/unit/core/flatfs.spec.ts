@@ -191,6 +191,24 @@ describe('flatfs blockstore', () => {
     await nosync.put(cid, bytes)
     expect(await getBlock(nosync, cid)).to.deep.equal(bytes)
   })
+
+  it('without fsync, writes small blocks on its worker thread: each in place once its put resolves, failures reported', async () => {
+    const nosync = new FlatfsBlockstore(path.join(dir, 'blocks'), { sync: false })
+    await nosync.open()
+    const items = await Promise.all(Array.from({ length: 50 }, async (_, i) => { const bytes = text(`worker ${i}`); return { cid: await raw(bytes), bytes } }))
+    await Promise.all(items.slice(0, 25).map(async ({ cid, bytes }) => { await nosync.put(cid, bytes) }))
+    for await (const _ of nosync.putMany(items.slice(25).map(({ cid, bytes }) => ({ cid, bytes })))) { /* drained */ }
+    for (const { cid, bytes } of items) expect(await fs.readFile(nosync.fileOf(cid))).to.deep.equal(Buffer.from(bytes))
+    expect(await temps()).to.deep.equal([])
+    // a shard folder that cannot be made (a file holds its name): the put fails with the worker's error
+    const bytes = text('blocked shard')
+    const cid = await raw(bytes)
+    await fs.writeFile(path.dirname(nosync.fileOf(cid)), 'not a folder')
+    const err = await rejects(nosync.put(cid, bytes), /EEXIST|ENOTDIR/)
+    expect((err as NodeJS.ErrnoException).code).to.be.oneOf(['EEXIST', 'ENOTDIR'])
+    expect(await temps()).to.deep.equal([])
+    await nosync.close()
+  })
 })
 
 describe('node blockstore', () => {
