@@ -149,27 +149,30 @@ export class SeqnoValidators extends Map<string, Validator> {
  * graylists every peer once more than 13 share an address (a LAN, loopback), ignoring all their RPCs; with both
  * penalty weights at 0 every score is 0, as in Kubo.
  */
-/** an Ed25519 public key as protobuf (libp2p PublicKey { Type: Ed25519, Data: 32 bytes }): this prefix, the key */
-const ED25519_PB_PREFIX = Uint8Array.of(0x08, 0x01, 0x12, 0x20)
+/** an Ed25519 peer ID's bytes: identity multihash (0x00, 36) of the key as protobuf, then the 32 key bytes */
+const ED25519_PEER_ID_PREFIX = Uint8Array.of(0x00, 0x24, 0x08, 0x01, 0x12, 0x20)
 
-interface MsgLike { type: string, from?: { publicKey?: { type: string, raw: Uint8Array } }, key?: { type: string, raw: Uint8Array }, sequenceNumber?: bigint }
+interface MsgLike { type: string, from?: { type?: string, publicKey?: { raw: Uint8Array }, toMultihash?: () => { bytes: Uint8Array } }, sequenceNumber?: bigint }
 
 /**
- * js gossipsub's message ID for signed messages (msgIdFnStrictSign: the author's public key as protobuf, then the
- * seqno as 8 bytes big endian), the same bytes, without encoding the key through @libp2p/crypto for every message.
+ * The message ID of a signed message as go-libp2p-pubsub's default (Kubo): the author's peer ID bytes, then the
+ * seqno's 8 bytes. js gossipsub's msgIdFnStrictSign uses the key protobuf instead (2 bytes shorter), so the IHAVE /
+ * IWANT IDs of a js default node never match Kubo's; ours do.
  */
-export function msgIdStrictSign (msg: MsgLike, keyToProtobuf: (key: any) => Uint8Array): Uint8Array {
+export function msgIdKubo (msg: MsgLike): Uint8Array {
   if (msg.type !== 'signed') throw new Error('expected signed message type')
   if (msg.sequenceNumber == null) throw new Error('missing seqno field')
-  const key = msg.from?.publicKey ?? msg.key
-  const keyBytes = key?.type === 'Ed25519' && key.raw?.byteLength === 32 ? undefined : keyToProtobuf(key)
+  const from = msg.from
+  const raw = from?.type === 'Ed25519' ? from.publicKey?.raw : undefined
+  const idBytes = raw?.byteLength === 32 ? undefined : from?.toMultihash?.().bytes
+  if (raw == null && idBytes == null) throw new Error('missing from field')
   const hex = msg.sequenceNumber.toString(16)
   const seqno = Buffer.from(hex.length <= 16 ? hex.padStart(16, '0') : hex.padStart(hex.length + (hex.length % 2), '0'), 'hex')
-  const keyLength = keyBytes?.byteLength ?? 36
-  const out = new Uint8Array(keyLength + seqno.length)
-  if (keyBytes != null) out.set(keyBytes, 0)
-  else { out.set(ED25519_PB_PREFIX, 0); out.set(key!.raw, 4) }
-  out.set(seqno, keyLength)
+  const idLength = idBytes?.byteLength ?? 38
+  const out = new Uint8Array(idLength + seqno.length)
+  if (idBytes != null) out.set(idBytes, 0)
+  else { out.set(ED25519_PEER_ID_PREFIX, 0); out.set(raw!, 6) }
+  out.set(seqno, idLength)
   return out
 }
 
@@ -258,8 +261,7 @@ export async function pubsubService (config: KuboConfig, datastore: Datastore): 
   }
   if (router !== 'gossipsub') throw new Error(`unknown pubsub router ${router}`)
   const { gossipsub } = await import('@libp2p/gossipsub')
-  const { publicKeyToProtobuf } = await import('@libp2p/crypto/keys')
-  const msgIdFn = globalSignaturePolicy === 'StrictSign' ? { msgIdFn: (msg: any) => msgIdStrictSign(msg, publicKeyToProtobuf) } : {}
+  const msgIdFn = globalSignaturePolicy === 'StrictSign' ? { msgIdFn: (msg: any) => msgIdKubo(msg) } : {}
   const factory = gossipsub({ ...GOSSIPSUB_OPTIONS, ...msgIdFn, globalSignaturePolicy })
   return (components) => install(factory(withSigningKey(components)) as any)
 }

@@ -8,7 +8,7 @@ import { sleep, waitFor } from '../../helpers/wait.js'
 import { rejects } from '../../helpers/assert.js'
 import { execute } from '../../../registry/execute.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
-import { GOSSIPSUB_OPTIONS, SeqnoTable, msgIdStrictSign, reuseEd25519VerifyKeys, reusedSigningKey } from '../../../core/libp2p/pubsub.js'
+import { GOSSIPSUB_OPTIONS, SeqnoTable, msgIdKubo, reuseEd25519VerifyKeys, reusedSigningKey } from '../../../core/libp2p/pubsub.js'
 import { MemoryDatastore } from 'datastore-core/memory'
 
 async function onlineNode (extra: Record<string, unknown> = {}): Promise<TestNode> {
@@ -167,21 +167,23 @@ describe('pubsub signing key', () => {
     expect(signer.type).to.equal('Ed25519')
   })
 
-  it('message IDs are js gossipsub\'s (author key as protobuf + 8-byte seqno), for Ed25519 and other keys', async () => {
-    const { generateKeyPair, publicKeyToProtobuf } = await import('@libp2p/crypto/keys')
+  it('message IDs are Kubo\'s (go-libp2p-pubsub default: author peer ID bytes + 8-byte seqno), for Ed25519 and other keys', async () => {
+    const { generateKeyPair } = await import('@libp2p/crypto/keys')
     const { peerIdFromPrivateKey } = await import('@libp2p/peer-id')
     const ed = await generateKeyPair('Ed25519')
     const secp = await generateKeyPair('secp256k1')
-    // the library's formula (@libp2p/gossipsub utils/msgIdFn.js msgId)
-    const expected = (key: any, seqno: bigint): Buffer => Buffer.concat([publicKeyToProtobuf(key), Buffer.from(seqno.toString(16).padStart(16, '0'), 'hex')])
-    for (const key of [ed, secp]) {
+    const rsa = await generateKeyPair('RSA', 1024)
+    // DefaultMsgIdFn: string(From) + string(Seqno), From being the peer ID's multihash bytes
+    const expected = (from: any, seqno: bigint): Buffer => Buffer.concat([from.toMultihash().bytes, Buffer.from(seqno.toString(16).padStart(16, '0'), 'hex')])
+    for (const key of [ed, secp, rsa]) {
       const from = peerIdFromPrivateKey(key)
       for (const seqno of [1n, 0x0102030405060708n, 2n ** 64n - 1n]) {
-        const id = msgIdStrictSign({ type: 'signed', from, key: key.publicKey, sequenceNumber: seqno } as any, publicKeyToProtobuf)
-        expect(Buffer.from(id)).to.deep.equal(expected(key.publicKey, seqno))
+        const id = msgIdKubo({ type: 'signed', from, key: key.publicKey, sequenceNumber: seqno } as any)
+        expect(Buffer.from(id)).to.deep.equal(expected(from, seqno))
+        expect(id.byteLength).to.equal(from.toMultihash().bytes.byteLength + 8)
       }
     }
-    expect(() => msgIdStrictSign({ type: 'unsigned' }, publicKeyToProtobuf)).to.throw('expected signed message type')
+    expect(() => msgIdKubo({ type: 'unsigned' })).to.throw('expected signed message type')
   })
 
   it('verifies with a reused public KeyObject as the library does: good, tampered, other key, bad lengths', async () => {
