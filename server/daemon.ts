@@ -166,7 +166,8 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
   const servers: http.Server[] = []
   let periodicGc: PeriodicGc | undefined
   // the heap grown under load goes back once the listeners are quiet (server/idle-gc.ts)
-  const idleGc = startIdleGc()
+  const gcLog = logging.forComponent('gc')
+  const idleGc = startIdleGc({ onCollect: (why, ms, before, after) => { gcLog.debug(`${why} collection: ${ms.toFixed(0)} ms, RSS ${(before / 1048576).toFixed(0)} -> ${(after / 1048576).toFixed(0)} MiB`) } })
   try {
     await node.start()
     const { config, repo, keystore, libp2p } = node.container.cradle

@@ -27,7 +27,7 @@ describe('server/idle-gc', () => {
   it('collects once the listeners are quiet after the heap grew, never with a request in flight', () => {
     let heap = 40 * MiB
     const collect = sinon.spy(() => { heap = 30 * MiB })
-    const gc = startIdleGc({ quietMs: 500, growth: 16 * MiB, collect, heapSize: () => heap })
+    const gc = startIdleGc({ quietMs: 500, growth: 16 * MiB, softLimit: 0, collect, heapSize: () => heap })
     const { server, request } = fakeServer()
     gc.watch(server)
     try {
@@ -50,7 +50,7 @@ describe('server/idle-gc', () => {
   it('leaves a heap that grew less than the threshold alone, and an idle daemon too', () => {
     let heap = 40 * MiB
     const collect = sinon.spy()
-    const gc = startIdleGc({ quietMs: 500, growth: 16 * MiB, collect, heapSize: () => heap })
+    const gc = startIdleGc({ quietMs: 500, growth: 16 * MiB, softLimit: 0, collect, heapSize: () => heap })
     const { server, request } = fakeServer()
     gc.watch(server)
     try {
@@ -70,10 +70,43 @@ describe('server/idle-gc', () => {
     }
   })
 
+  it('under load, collects when the RSS is over the soft limit and the heap grew, at most once per interval', () => {
+    let rss = 100 * MiB
+    let heap = 40 * MiB
+    const collect = sinon.spy(() => { rss -= 30 * MiB; heap = 30 * MiB })
+    const gc = startIdleGc({ quietMs: 500, growth: 16 * MiB, softLimit: 128 * MiB, busyIntervalMs: 5000, collect, heapSize: () => heap, rss: () => rss })
+    const { server, request } = fakeServer()
+    gc.watch(server)
+    try {
+      const end = request()
+      heap = 80 * MiB
+      rss = 120 * MiB
+      clock.tick(10_000)
+      expect(collect.callCount, 'under the limit').to.equal(0)
+      rss = 140 * MiB
+      clock.tick(300)
+      expect(collect.callCount, 'over it').to.equal(1)
+      rss = 140 * MiB
+      heap = 60 * MiB
+      clock.tick(3_000)
+      expect(collect.callCount, 'within the interval').to.equal(1)
+      clock.tick(2_500)
+      expect(collect.callCount, 'after the interval').to.equal(2)
+      // over the limit with a heap that did not grow: nothing to gain
+      rss = 150 * MiB
+      heap = 40 * MiB
+      clock.tick(10_000)
+      expect(collect.callCount, 'heap grew 10 MiB').to.equal(2)
+      end()
+    } finally {
+      gc.stop()
+    }
+  })
+
   it('is off with a quiet time of 0', () => {
     const collect = sinon.spy()
     let heap = 10 * MiB
-    const gc = startIdleGc({ quietMs: 0, collect, heapSize: () => heap })
+    const gc = startIdleGc({ quietMs: 0, collect, heapSize: () => heap, rss: () => heap })
     const { server, request } = fakeServer()
     gc.watch(server)
     heap = 100 * MiB
