@@ -86,7 +86,12 @@ class HashWorker {
   private arm (): void {
     this.worker.unref()
     clearTimeout(this.idle)
-    this.idle = setTimeout(() => { if (this.jobs.size === 0) void this.worker.terminate() }, IDLE_MS).unref()
+    this.idle = setTimeout(() => {
+      if (this.jobs.size > 0) return
+      // no job may reach it while it exits
+      this.failed = true
+      void this.worker.terminate()
+    }, IDLE_MS).unref()
   }
 
   post (id: number, bytes: Uint8Array, job: Job): void {
