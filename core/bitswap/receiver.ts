@@ -5,6 +5,7 @@
 // block's bytes are copied once into a buffer of their own (a view when they lie in one chunk), and the
 // wants and presences are decoded into the shape @helia/bitswap's codec gives.
 import type { Stream } from '@libp2p/interface'
+import { PbReader, type PbFault } from '../util/pb-reader.js'
 
 export interface ReceivedEntry { cid: Uint8Array, priority: number, cancel: boolean, wantType: 'WantBlock' | 'WantHave', sendDontHave: boolean }
 export interface ReceivedBitswapMessage {
@@ -16,48 +17,17 @@ export interface ReceivedBitswapMessage {
 
 const EMPTY: Uint8Array = new Uint8Array(0)
 
+const FAULTS: Record<PbFault, string> = {
+  truncated: 'truncated varint',
+  'too-long': 'varint too long',
+  beyond: 'field beyond its message',
+  wire: 'wire type'
+}
+
 /** protobuf reader over one contiguous buffer (the small parts of a message) */
-class Reader {
-  pos = 0
-  constructor (readonly buf: Uint8Array, readonly end = buf.byteLength) {}
-  varint (): number {
-    let v = 0
-    let mul = 1
-    for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.end) throw new RangeError('bitswap message: truncated varint')
-      const b = this.buf[this.pos++]
-      v += (b & 0x7f) * mul
-      if ((b & 0x80) === 0) return v
-      mul *= 128
-    }
-    throw new RangeError('bitswap message: varint too long')
-  }
-
-  /** int32 as protobuf writes it (negatives as 10-byte varints) */
-  int32 (): number { return this.varint() | 0 }
-  bytes (): Uint8Array {
-    const n = this.varint()
-    if (this.pos + n > this.end) throw new RangeError('bitswap message: field beyond its message')
-    const out = this.buf.subarray(this.pos, this.pos + n)
-    this.pos += n
-    return out
-  }
-
-  skip (wire: number): void {
-    if (wire === 0) this.varint()
-    else if (wire === 1) this.pos += 8
-    else if (wire === 2) this.pos += this.varint()
-    else if (wire === 5) this.pos += 4
-    else throw new RangeError(`bitswap message: wire type ${wire}`)
-    if (this.pos > this.end) throw new RangeError('bitswap message: field beyond its message')
-  }
-
-  /** each field of a length-delimited sub-message */
-  fields (fn: (field: number, wire: number, r: Reader) => void): void {
-    while (this.pos < this.end) {
-      const tag = this.varint()
-      fn(tag >>> 3, tag & 7, this)
-    }
+class Reader extends PbReader {
+  protected fail (fault: PbFault, wire?: number): Error {
+    return new RangeError(`bitswap message: ${FAULTS[fault]}${wire === undefined ? '' : ` ${wire}`}`)
   }
 }
 

@@ -5,6 +5,7 @@ import * as dagPb from '@ipld/dag-pb'
 import { CID } from 'multiformats/cid'
 import { murmur364 } from '@multiformats/murmur3'
 import { RpcError } from '../errors.js'
+import { PbReader } from '../util/pb-reader.js'
 
 export const RAW_CODEC = 0x55
 export const DAG_PB_CODEC = 0x70
@@ -32,63 +33,8 @@ export interface UnixfsData {
 
 const INVALID_WIRE = 'proto: cannot parse invalid wire-format data'
 
-class Reader {
-  pos = 0
-  constructor (readonly buf: Uint8Array, readonly end = buf.length) {}
-
-  varint (): number {
-    let result = 0
-    let mul = 1
-    for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.end) throw new RpcError(INVALID_WIRE)
-      const b = this.buf[this.pos++]
-      result += (b & 0x7f) * mul
-      if (b < 0x80) return result
-      mul *= 128
-    }
-    throw new RpcError(INVALID_WIRE)
-  }
-
-  /** a varint as a signed int64 (two's complement) */
-  int64 (): number {
-    const start = this.pos
-    const v = this.varint()
-    if (v < 2 ** 63) return v
-    // negative: re-read exactly with BigInt
-    let big = 0n
-    let shift = 0n
-    for (let i = start; i < this.pos; i++) {
-      big |= BigInt(this.buf[i] & 0x7f) << shift
-      shift += 7n
-    }
-    return Number(BigInt.asIntN(64, big))
-  }
-
-  bytes (): Uint8Array {
-    const len = this.varint()
-    if (this.pos + len > this.end) throw new RpcError(INVALID_WIRE)
-    const out = this.buf.subarray(this.pos, this.pos + len)
-    this.pos += len
-    return out
-  }
-
-  fixed32 (): number {
-    if (this.pos + 4 > this.end) throw new RpcError(INVALID_WIRE)
-    const b = this.buf
-    const v = (b[this.pos] | (b[this.pos + 1] << 8) | (b[this.pos + 2] << 16) | (b[this.pos + 3] << 24)) >>> 0
-    this.pos += 4
-    return v
-  }
-
-  skip (wire: number): void {
-    switch (wire) {
-      case 0: this.varint(); return
-      case 1: if (this.pos + 8 > this.end) throw new RpcError(INVALID_WIRE); this.pos += 8; return
-      case 2: this.bytes(); return
-      case 5: this.fixed32(); return
-      default: throw new RpcError(INVALID_WIRE)
-    }
-  }
+class Reader extends PbReader {
+  protected fail (): Error { return new RpcError(INVALID_WIRE) }
 }
 
 function decodeMtime (buf: Uint8Array): UnixfsMtime {
