@@ -11,8 +11,9 @@
 // two fsync rounds (file, then folder) whatever the batching, so a client waiting for each put
 // before sending the next is bound by fsync latency. Files are created, closed and renamed with
 // synchronous syscalls (cheaper than thread-pool round trips), yielding to the event loop every few
-// files; only fsyncs and the data writes of blocks over 64 KiB go to the thread pool.
-// See bench/flatfs.mjs for figures. The batch writer is in flatfs-write.ts, the layout in flatfs-layout.ts.
+// files; only fsyncs and the data writes of blocks over 64 KiB go to the thread pool. Without fsync, blocks
+// up to 64 KiB are written by a worker thread instead (flatfs-placer.ts: an unsynced create in place waits for
+// the journal commits flushing earlier data). See bench/flatfs.mjs for figures. The batch writer is in flatfs-write.ts, the layout in flatfs-layout.ts.
 import fsSync, { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
