@@ -14,6 +14,8 @@ const fsyncFd = promisify(fsSync.fsync)
 const WRITE_BATCH = 512
 /** files and folders fsynced at once by a checkpoint */
 const SYNC_CONCURRENCY = 64
+/** the worker exits after this long without requests (its isolate holds ~10 MiB) */
+const IDLE_MS = 3_000
 
 export interface PlaceItem { file: string, dir: string, bytes: Uint8Array }
 
@@ -85,6 +87,7 @@ export class Placer {
   /** write(): blocks waiting for the next message, and whether one is out */
   private queue: Array<{ item: PlaceItem, resolve: () => void, reject: (err: unknown) => void }> = []
   private writing = false
+  private idle: NodeJS.Timeout | undefined
 
   constructor (private readonly tempDir: string) {}
 
@@ -124,11 +127,25 @@ export class Placer {
     await this.call({ op: 'sync', root, files, dirs })
   }
 
-  /** Stop the worker (the next request starts another). */
+  /** Stop the worker (the next request starts another); requests still out fail. */
   async stop (): Promise<void> {
+    clearTimeout(this.idle)
     const w = this.worker
     this.worker = undefined
+    const stopped = new Error('flatfs placer worker stopped')
+    for (const p of this.pending.values()) p.reject(stopped)
+    this.pending.clear()
     if (w != null) await w.terminate()
+  }
+
+  /** once `w` has been idle IDLE_MS, it exits; a later request starts another (none reaches the exiting one) */
+  private exitWhenIdle (w: Worker): void {
+    clearTimeout(this.idle)
+    this.idle = setTimeout(() => {
+      if (this.worker !== w || this.pending.size > 0) return
+      this.worker = undefined
+      void w.terminate()
+    }, IDLE_MS).unref()
   }
 
   private start (): Worker {
@@ -139,12 +156,13 @@ export class Placer {
       const p = this.pending.get(r.id)
       if (p == null) return
       this.pending.delete(r.id)
-      if (this.pending.size === 0) w.unref()
+      if (this.pending.size === 0) { w.unref(); this.exitWhenIdle(w) }
       if (r.error != null) p.reject(Object.assign(new Error(r.error.message), { code: r.error.code }))
       else p.resolve(r)
     })
     const fail = (err: unknown): void => {
-      if (this.worker === w) this.worker = undefined
+      if (this.worker !== w) return // stopped or exited when idle: its requests are settled
+      this.worker = undefined
       for (const p of this.pending.values()) p.reject(err)
       this.pending.clear()
     }
@@ -155,6 +173,7 @@ export class Placer {
   }
 
   private async call (req: Body): Promise<Reply> {
+    clearTimeout(this.idle)
     const w = this.start()
     const id = this.nextId++
     return await new Promise<Reply>((resolve, reject) => {

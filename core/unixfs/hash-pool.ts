@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os'
 /** blocks smaller than this are hashed in place (a round trip costs ~20 µs) */
 export const OFF_THREAD_MIN = 64 * 1024
 /** the workers exit after this long without work (each holds a few MiB) */
-const IDLE_MS = 10_000
+const IDLE_MS = 3_000
 
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads')

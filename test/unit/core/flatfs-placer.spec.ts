@@ -1,0 +1,57 @@
+import { expect } from 'chai'
+import sinon from 'sinon'
+import { promises as fs } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Worker } from 'node:worker_threads'
+import { Placer, type PlaceItem } from '../../../core/blockstore/flatfs-placer.js'
+
+describe('core/blockstore/flatfs-placer', () => {
+  let dir: string
+  beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'placer-')) })
+  afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }) })
+
+  const item = (name: string): PlaceItem => ({ file: path.join(dir, 'AB', name + '.data'), dir: path.join(dir, 'AB'), bytes: Buffer.from(name) })
+  const workerOf = (p: Placer): Worker | undefined => (p as unknown as { worker?: Worker }).worker
+
+  it('its worker exits after 3 s without requests; the next write starts another and lands', async () => {
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const placer = new Placer(path.join(dir, 'temp'))
+    try {
+      await placer.write(item('one'))
+      const first = workerOf(placer)
+      expect(first).to.not.equal(undefined)
+      const exited = new Promise(resolve => first!.once('exit', resolve))
+      clock.tick(2_999)
+      expect(workerOf(placer)).to.equal(first)
+      clock.tick(1)
+      expect(workerOf(placer)).to.equal(undefined)
+      await exited
+      await placer.write(item('two'))
+      expect(workerOf(placer)).to.not.equal(undefined).and.not.equal(first)
+      expect(await fs.readFile(item('one').file, 'utf8')).to.equal('one')
+      expect(await fs.readFile(item('two').file, 'utf8')).to.equal('two')
+    } finally {
+      clock.restore()
+      await placer.stop()
+    }
+  })
+
+  it('a request keeps the worker: the idle clock starts again when the last reply comes', async () => {
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const placer = new Placer(path.join(dir, 'temp'))
+    try {
+      await placer.write(item('a'))
+      const first = workerOf(placer)
+      clock.tick(2_000)
+      expect(await placer.place([item('b'), item('c')])).to.deep.equal([])
+      clock.tick(2_000)
+      expect(workerOf(placer)).to.equal(first)
+      clock.tick(1_000)
+      expect(workerOf(placer)).to.equal(undefined)
+    } finally {
+      clock.restore()
+      await placer.stop()
+    }
+  })
+})
