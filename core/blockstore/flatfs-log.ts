@@ -16,14 +16,12 @@
 // block and no log. The log files are blocks/.tsipfs-wal-0 and -1 (Kubo's flatfs ignores dot files).
 import fsSync, { promises as fs } from 'node:fs'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import { crc32 } from 'node:zlib'
 import { createHash, randomBytes } from 'node:crypto'
 import { execFile } from 'node:child_process'
 import { base32upper } from 'multiformats/bases/base32'
 import { shardOf } from './flatfs-layout.js'
-import { settleLimit } from './flatfs-write.js'
-import { Placer, writeBlockFile } from './flatfs-placer.js'
+import { Placer, fsyncPath, syncAll, writeBlockFile } from './flatfs-placer.js'
 
 export const LOG_FILES = ['.tsipfs-wal-0', '.tsipfs-wal-1']
 /** blocks up to this size go through the log (larger ones: their data write dominates; flatfs-write.ts) */
@@ -53,7 +51,6 @@ interface PlaceBatch {
   start: () => void
 }
 const fdatasync = async (fd: number): Promise<void> => { await new Promise<void>((resolve, reject) => { fsSync.fdatasync(fd, (err) => { if (err != null) reject(err); else resolve() }) }) }
-const fsyncFd = promisify(fsSync.fsync)
 
 export interface LogInit {
   /** bytes of each of the two log files (default 4 MiB) */
@@ -173,23 +170,6 @@ async function syncfs (dir: string): Promise<boolean> {
       reject(new Error(`sync -f ${dir}: ${String(stderr).trim() || err.message}`))
     })
   })
-}
-
-async function fsyncPath (p: string): Promise<void> {
-  let fd: number
-  try { fd = fsSync.openSync(p, 'r') } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return // removed since (its removal is in a folder we fsync)
-    throw err
-  }
-  try { await fsyncFd(fd) } finally { fsSync.closeSync(fd) }
-}
-
-/** fsync files, then folders (the root too when `root`); the first failure is thrown. */
-async function syncAll (root: string, files: Iterable<string>, dirs: Iterable<string>, concurrency: number): Promise<void> {
-  for (const group of [[...files], [...dirs, root]]) {
-    const failed = (await settleLimit(group, concurrency, fsyncPath)).find(r => r.status === 'rejected')
-    if (failed != null) throw (failed as PromiseRejectedResult).reason
-  }
 }
 
 type RoundOp = Op & { logged: boolean, dup: boolean, rec?: Uint8Array }

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { randomBytes } from 'node:crypto'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
+import { settleLimit } from './flatfs-write.js'
 
 const fsyncFd = promisify(fsSync.fsync)
 /** blocks of write() sent in one message at most */
@@ -54,28 +55,21 @@ export function writeBlockFile (tempDir: string, tmpName: string, file: string, 
   }
 }
 
-async function fsyncPath (p: string): Promise<void> {
+/** fsync a file or folder; one gone since is skipped (its removal is in a folder we fsync) */
+export async function fsyncPath (p: string): Promise<void> {
   let fd: number
   try { fd = fsSync.openSync(p, 'r') } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return // removed since (its removal is in a folder we fsync)
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
     throw err
   }
   try { await fsyncFd(fd) } finally { fsSync.closeSync(fd) }
 }
 
 /** fsync files, then folders and the root; the first failure is thrown. */
-export async function syncAll (root: string, files: string[], dirs: string[], concurrency = SYNC_CONCURRENCY): Promise<void> {
-  for (const group of [files, [...dirs, root]]) {
-    let next = 0
-    let failure: unknown
-    const worker = async (): Promise<void> => {
-      while (next < group.length) {
-        const p = group[next++]
-        try { await fsyncPath(p) } catch (err) { failure ??= err }
-      }
-    }
-    await Promise.all(Array.from({ length: Math.min(concurrency, group.length) }, worker))
-    if (failure !== undefined) throw failure
+export async function syncAll (root: string, files: Iterable<string>, dirs: Iterable<string>, concurrency = SYNC_CONCURRENCY): Promise<void> {
+  for (const group of [[...files], [...dirs, root]]) {
+    const failed = (await settleLimit(group, concurrency, fsyncPath)).find(r => r.status === 'rejected')
+    if (failed != null) throw (failed as PromiseRejectedResult).reason
   }
 }
 
