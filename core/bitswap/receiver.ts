@@ -101,6 +101,17 @@ export class FrameReader {
     return this.bufs[this.ci][pos - this.cbase + (this.ci === 0 ? this.head : 0)]
   }
 
+  /** the varint at pos (already read whole) as protobuf's int32: its low 32 bits, signed */
+  private int32At (pos: number): number {
+    let v = 0
+    for (let i = 0; i < 5; i++) {
+      const b = this.byteAt(pos + i)
+      v |= (b & 0x7f) << (7 * i)
+      if ((b & 0x80) === 0) break
+    }
+    return v | 0
+  }
+
   /** varint at pos: [value, bytes] or undefined when not all here yet (limit: readable end) */
   private varint (pos: number, limit: number): [number, number] | undefined {
     let v = 0
@@ -117,6 +128,7 @@ export class FrameReader {
 
   /** bytes [a, b): a view when they lie in one chunk, else a copy */
   private bytes (a: number, b: number): Uint8Array {
+    if (a === b) return EMPTY // a may be the end of what is held (no chunk to seek)
     this.seek(a)
     const off = a - this.cbase + (this.ci === 0 ? this.head : 0)
     const first = this.bufs[this.ci]
@@ -173,12 +185,16 @@ export class FrameReader {
       const field = tag >>> 3
       const wire = tag & 7
       if (wire === 0) {
-        const [v, n] = need(this.varint(pos, end))
+        const n = need(this.varint(pos, end))[1]
+        if (field === 5) msg.pendingBytes = this.int32At(pos)
         pos += n
-        if (field === 5) msg.pendingBytes = v | 0
         continue
       }
-      if (wire === 1 || wire === 5) { pos += wire === 1 ? 8 : 4; continue }
+      if (wire === 1 || wire === 5) {
+        pos += wire === 1 ? 8 : 4
+        if (pos > end) throw new RangeError('bitswap message: field beyond its message')
+        continue
+      }
       if (wire !== 2) throw new RangeError(`bitswap message: wire type ${wire}`)
       const [len, n] = need(this.varint(pos, end))
       pos += n
@@ -193,6 +209,11 @@ export class FrameReader {
           const [btag, bt] = need(this.varint(p, stop))
           p += bt
           if ((btag & 7) === 0) { p += need(this.varint(p, stop))[1]; continue }
+          if ((btag & 7) === 1 || (btag & 7) === 5) {
+            p += (btag & 7) === 1 ? 8 : 4
+            if (p > stop) throw new RangeError('bitswap message: field beyond its message')
+            continue
+          }
           if ((btag & 7) !== 2) throw new RangeError(`bitswap message: wire type ${btag & 7}`)
           const [blen, bn] = need(this.varint(p, stop))
           p += bn

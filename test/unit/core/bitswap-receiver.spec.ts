@@ -85,4 +85,28 @@ describe('core/bitswap receiver: message decoding', () => {
     reader.push(Uint8Array.of(3, 10, 5, 0))
     expect(() => reader.next()).to.throw(/beyond its message/)
   })
+
+  it('reads zero-length fields at the end of what is held (an empty wantlist, block data, presence)', () => {
+    const one = (bytes: number[]): ReceivedBitswapMessage | undefined => { const r = new FrameReader(1024); r.push(Uint8Array.from(bytes)); return r.next() }
+    expect(one([2, 0x0a, 0x00])?.wantlist).to.deep.equal({ entries: [] })
+    const b = one([6, 0x1a, 4, 0x0a, 0, 0x12, 0])?.blocks
+    expect(b?.map(x => [x.prefix.byteLength, x.data.byteLength])).to.deep.equal([[0, 0]])
+    expect(one([2, 0x22, 0])?.blockPresences).to.have.length(1)
+  })
+
+  it('skips unknown fixed-size fields inside a block, and refuses one past its message', () => {
+    const r = new FrameReader(1024)
+    // block { field 3 fixed32, field 4 fixed64, data = [9] }
+    r.push(Uint8Array.of(19, 0x1a, 17, 0x1d, 1, 2, 3, 4, 0x21, 1, 2, 3, 4, 5, 6, 7, 8, 0x12, 1, 9))
+    expect(Array.from(r.next()?.blocks[0].data ?? [])).to.deep.equal([9])
+    const bad = new FrameReader(1024)
+    bad.push(Uint8Array.of(2, 0x09, 1))
+    expect(() => bad.next()).to.throw(/beyond its message/)
+  })
+
+  it('reads pendingBytes as an int32 (a negative is a 10-byte varint)', () => {
+    const r = new FrameReader(1024)
+    r.push(Uint8Array.of(11, 0x28, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01))
+    expect(r.next()?.pendingBytes).to.equal(-2)
+  })
 })
