@@ -73,7 +73,8 @@ class HashWorker {
 
   private emitReady (): void {
     for (const w of this.waiting.splice(0)) w()
-    if (this.jobs.size === 0) this.worker.unref()
+    // no job yet (none goes to a worker before it is ready): idle from now, as after its last job
+    if (this.jobs.size === 0) this.arm()
   }
 
   /** resolves once the worker runs its code, or failed */
@@ -129,6 +130,11 @@ function pick (): HashWorker | undefined {
   }
   turn++
   return best
+}
+
+/** live worker threads (tests) */
+export function hashWorkerCount (): number {
+  return workers.length
 }
 
 /** Start the workers (if not running) and resolve once one is ready (tests). */

@@ -91,4 +91,22 @@ describe('unixfs: hashing on a worker thread', function () {
       expect(a.puts).to.have.length(5)
     }
   })
+
+  it('a worker that became ready and never got a job exits once idle too (one small add must not leave an isolate for good)', () => {
+    const pool = fileURLToPath(new URL('../../../core/unixfs/hash-pool.js', import.meta.url))
+    // ready, no job (a one-leaf add hashes its leaf in place while the worker starts); then idle
+    const script = `const { warmHashPool, hashWorkerCount } = await import(${JSON.stringify(pool)})
+      await warmHashPool()
+      const before = hashWorkerCount()
+      const keep = setInterval(() => {}, 1000)
+      const until = Date.now() + 20000
+      while (hashWorkerCount() > 0 && Date.now() < until) await new Promise(r => setTimeout(r, 100))
+      clearInterval(keep)
+      console.log(before, hashWorkerCount())`
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 25_000 })
+    expect(r.stderr).to.equal('')
+    const [before, after] = r.stdout.trim().split(' ').map(Number)
+    expect(before).to.be.greaterThan(0)
+    expect(after).to.equal(0)
+  })
 })
