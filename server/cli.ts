@@ -208,7 +208,8 @@ async function outcomeOf (res: HttpResult, kind: 'single' | 'ndjson' | 'bytes'):
   }
   const checkTrailer = (): void => {
     const e = res.trailers()['x-stream-error']
-    if (e != null && e !== '') throw new RpcError(e)
+    // the message's UTF-8 bytes (Node reads a trailer as Latin-1)
+    if (e != null && e !== '') throw new RpcError(Buffer.from(e, 'latin1').toString('utf8'))
   }
   if (res.headers['x-stream-output'] === '1' || kind === 'bytes') {
     const len = res.headers['x-content-length']

@@ -100,6 +100,15 @@ async function drainIfDone<T> (it: AsyncIterator<T>): Promise<{ values: T[], err
   return undefined
 }
 
+/**
+ * An error as the X-Stream-Error trailer: its UTF-8 bytes, as Go writes them (Node takes a Latin-1 string), line
+ * breaks and other control characters but tab as spaces (Node refuses a trailer with any: ERR_INVALID_CHAR).
+ */
+function trailerText (err: unknown): string {
+  // eslint-disable-next-line no-control-regex
+  return Buffer.from(errorMessage(err).replace(/[\r\n]+/g, ' '), 'utf8').toString('latin1').replace(/[\x00-\x08\x0a-\x1f\x7f]/g, ' ')
+}
+
 /** values pulled by drainIfDone that a stream must still send, and a pull still under way */
 const unread = new WeakMap<object, unknown[]>()
 const pending = new WeakMap<object, Promise<IteratorResult<unknown>>>()
@@ -143,7 +152,7 @@ async function pump (ctx: Context, first: IteratorResult<Uint8Array>, it: AsyncI
       r = await it.next()
     }
   } catch (err) {
-    if (!res.destroyed) res.addTrailers({ 'X-Stream-Error': errorMessage(err).replace(/[\r\n]+/g, ' ') })
+    if (!res.destroyed) res.addTrailers({ 'X-Stream-Error': trailerText(err) })
   }
   if (res.destroyed) {
     if (r.done !== true) await it.return?.(undefined)?.catch(() => {})
@@ -184,7 +193,7 @@ async function pumpRows<T> (ctx: Context, first: IteratorResult<T> | undefined, 
     }
   } catch (err) {
     done = true
-    if (!res.destroyed) res.addTrailers({ 'X-Stream-Error': errorMessage(err).replace(/[\r\n]+/g, ' ') })
+    if (!res.destroyed) res.addTrailers({ 'X-Stream-Error': trailerText(err) })
   }
   if (res.destroyed) {
     if (!done) await Promise.resolve(it.return?.(undefined)).catch(() => {})
@@ -231,7 +240,7 @@ export async function sendOutcome (ctx: Context, outcome: Outcome, enc: string, 
       if (rest != null) {
         const rows = (first.done === true ? [] : [first.value, ...rest.values]).map(encode)
         sendChunked(ctx, charset === 'utf8' ? Buffer.from(rows.join('')) : Buffer.concat(rows.map(r => typeof r === 'string' ? Buffer.from(r) : r)))
-        if (rest.error !== undefined) ctx.res.addTrailers({ 'X-Stream-Error': errorMessage(rest.error).replace(/[\r\n]+/g, ' ') })
+        if (rest.error !== undefined) ctx.res.addTrailers({ 'X-Stream-Error': trailerText(rest.error) })
         return
       }
       // written after we return, as Koa would write a body stream (the request body is drained meanwhile)

@@ -34,6 +34,7 @@ export const probe: Plugin = {
           yield { I: i }
         }
         if (options.fail === 'late') throw new Error('late failure')
+        if (String(options.fail).startsWith('late:')) throw new Error(String(options.fail).slice(5))
       },
       text: (v: { I: number }) => `${v.I}\n`
     }),

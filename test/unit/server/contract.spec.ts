@@ -80,6 +80,18 @@ describe('server: HTTP contract', function () {
       expect(r.trailers['x-stream-error']).to.equal('late failure')
     })
 
+    for (const count of [2, 70]) {
+      it(`a late error with text outside Latin-1 and control characters still gives its trailer (${count} rows)`, async () => {
+        // Node refuses such a trailer value (ERR_INVALID_CHAR): the response never ended and the rejection went unhandled
+        const text = 'bad 日本\u0000\u001b\tend'
+        const r = await rpc(base, `/api/v0/stream?count=${count}&fail=${encodeURIComponent('late:' + text)}`)
+        expect(r.status).to.equal(200)
+        expect(r.ndjson()).to.have.length(count)
+        // the UTF-8 bytes, as Go writes them (Node's client reads them as Latin-1)
+        expect(Buffer.from(r.trailers['x-stream-error'] as string, 'latin1').toString('utf8')).to.equal('bad 日本  \tend')
+      })
+    }
+
     const errors: Array<[string, number, string, string]> = [
       ['/api/v0/stream?fail=early', 500, 'application/json', '{"Message":"early failure","Code":0,"Type":"error"}\n'],
       ['/api/v0/stream?fail=client', 400, 'application/json', '{"Message":"bad input","Code":1,"Type":"error"}\n'],
