@@ -391,6 +391,10 @@ export class GroupLog {
     const state = new Map<string, 'put' | 'del'>()
     while (this.queue.length > 0) {
       const q = this.queue[0]
+      // a removal queued after this round started waits for a round of its own (kick): here it would run
+      // beside rounds not yet acknowledged, whose puts it does not see (a later put of the block, taken as
+      // already stored, would be acknowledged and then removed)
+      if (q.op === 'del' && !this.deleting) break
       const len = REC + q.mh.length + (q.bytes?.length ?? 0)
       if (end + len > this.size) break
       this.queue.shift()

@@ -11,7 +11,7 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as Digest from 'multiformats/hashes/digest'
 import { FlatfsBlockstore, LOG_FILES, blockKey, shardOf } from '../../../core/blockstore/flatfs.js'
-import { parseLog } from '../../../core/blockstore/flatfs-log.js'
+import { parseLog, type GroupLog } from '../../../core/blockstore/flatfs-log.js'
 import { Placer, type PlaceItem } from '../../../core/blockstore/flatfs-placer.js'
 import { getBlock } from '../../../core/blockstore/index.js'
 
@@ -168,6 +168,33 @@ describe('flatfs group-commit log', () => {
     expect(await again.has(a.cid)).to.equal(false)
     expect(await again.has(b.cid)).to.equal(true)
     expect(await again.has(c.cid)).to.equal(false)
+  })
+
+  it('a put acknowledged after a delete of the same block keeps it, when the delete arrived while another round was being written', async () => {
+    const [x, y] = await blocks(2, 'swept')
+    await store.put(x.cid, x.bytes) // durable, in the log: its removal is logged
+    const log = (store as unknown as { log: GroupLog }).log
+    const real = fsSync.fdatasync
+    const held: Array<() => void> = []
+    let open = false
+    sinon.stub(fsSync, 'fdatasync').callsFake(((fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => {
+      if (open) { real(fd, cb); return }
+      held.push(() => { real(fd, cb) })
+    }) as typeof fsSync.fdatasync)
+    // a round of puts starts; the removal is queued while that round is still being prepared
+    const putY = log.put(blockKey(y.cid), y.cid.multihash.bytes, y.bytes)
+    const removeX = store.delete(x.cid)
+    while (held.length === 0) await new Promise(resolve => setTimeout(resolve, 2))
+    // put again after the removal was asked for (the first round's fdatasync still runs)
+    const putX = store.put(x.cid, x.bytes)
+    await new Promise(resolve => setTimeout(resolve, 20))
+    open = true
+    for (const h of held.splice(0)) h()
+    await Promise.all([putY, removeX, putX])
+    await store.settle()
+    expect(await store.has(x.cid), 'put after its removal').to.equal(true)
+    expect(fsSync.existsSync(fileOf(path.join(dir, 'blocks'), x.cid)), 'in place').to.equal(true)
+    expect(await store.has(y.cid)).to.equal(true)
   })
 
   it('takes turns between two logs, checkpointing the full one, and replays both in order', async () => {
