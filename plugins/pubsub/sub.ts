@@ -6,6 +6,14 @@ import { multibaseOf } from '../../core/multibase.js'
 
 export interface PubsubMessageOutput { from?: string, data?: string, seqno?: string, topicIDs?: string[] }
 
+/**
+ * What a subscription keeps that its reader has not taken (a client that stops reading held every message):
+ * past either limit a message is dropped, as go-libp2p-pubsub drops past its 32-message buffer. Larger here: a
+ * burst is delivered in one run of the event loop, before the reader can take any.
+ */
+const SUB_BUFFER_MESSAGES = 4096
+const SUB_BUFFER_BYTES = 4 * 1024 * 1024
+
 const seqnoBytes = (n: bigint): Uint8Array => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt.asUintN(64, n)); return b }
 
 export const pubsubSub = defineCommand({
@@ -22,11 +30,13 @@ export const pubsubSub = defineCommand({
     const topic = decodeUrlArg(args[0])
     // messages queue from the moment we subscribe
     const queue: PubsubMessage[] = []
+    let queued = 0
     let wake: (() => void) | undefined
     const onMessage = (evt: Event): void => {
       const msg = (evt as CustomEvent<PubsubMessage>).detail
-      if (msg.topic !== topic) return
+      if (msg.topic !== topic || queue.length >= SUB_BUFFER_MESSAGES || queued >= SUB_BUFFER_BYTES) return
       queue.push(msg)
+      queued += msg.data.byteLength
       wake?.()
     }
     service.addEventListener('message', onMessage)
@@ -37,6 +47,7 @@ export const pubsubSub = defineCommand({
       try {
         while (!signal.aborted) {
           const msg = queue.shift()
+          if (msg != null) queued -= msg.data.byteLength
           if (msg == null) {
             await new Promise<void>(resolve => { wake = resolve })
             wake = undefined

@@ -68,6 +68,32 @@ describe('name and pubsub between two online nodes', function () {
     await rejects(b.invoke('pubsub/pub', { args: ['m' + Buffer.from(topic).toString('base64')], files: filesOf({ content: 'x' }) }), 'URL arg must be base64url encoded')
   })
 
+  it('pubsub sub: a subscriber that does not read keeps 4 MiB of messages, the rest are dropped (as go-libp2p-pubsub past its buffer)', async () => {
+    const topic = 'tsipfs-slow-reader'
+    const arg = base64url.encode(Buffer.from(topic))
+    const controller = new AbortController()
+    const outcome = await execute(a.registry.prepare(['pubsub', 'sub'], { args: [arg] }), a.container, { signal: controller.signal })
+    if (outcome.kind !== 'ndjson') throw new Error('not a stream')
+    const slow = outcome.items[Symbol.asyncIterator]()
+    // a reader that keeps up: once it has all 40, the slow subscription has been offered them all too
+    const fast = await sub(a, topic)
+    try {
+      // 32 of 128 KiB fill the 4 MiB
+      const body = (i: number): string => `m${i}`.padEnd(128 * 1024, '.')
+      for (let i = 0; i < 40; i++) await a.invoke('pubsub/pub', { args: [arg], files: filesOf({ content: body(i) }) })
+      await waitFor(() => fast.values.length >= 40)
+      const got: string[] = []
+      for (let i = 0; i < 32; i++) got.push(Buffer.from(base64url.decode(((await slow.next()).value as any).data)).toString())
+      expect(got).to.deep.equal(Array.from({ length: 32 }, (_, i) => body(i)))
+      await a.invoke('pubsub/pub', { args: [arg], files: filesOf({ content: 'last' }) })
+      expect(Buffer.from(base64url.decode(((await slow.next()).value as any).data)).toString()).to.equal('last')
+    } finally {
+      controller.abort()
+      fast.stop()
+      await slow.return?.(undefined)
+    }
+  })
+
   it('pubsub reset: B has kept A\'s highest seqno in its datastore', async () => {
     const id = libp2pOf(a).peerId.toString()
     expect(await b.invoke('pubsub/reset', { options: { peer: id } })).to.deep.equal({ deleted: 1 })
