@@ -129,7 +129,9 @@ export class ResponseCache {
     this.bytes += e.body?.byteLength ?? 0
     for (const [k, v] of this.entries) {
       if (this.entries.size <= MAX_ENTRIES && this.bytes <= MAX_BYTES) break
-      if (v.used === true && k !== key) {
+      // the new entry: the entries moved past it (second chance, now unmarked) go before it
+      if (k === key) continue
+      if (v.used === true) {
         // read since its last chance: to the young end, unmarked
         v.used = false
         this.entries.delete(k)
@@ -138,6 +140,8 @@ export class ResponseCache {
       }
       this.remove(k, v)
     }
+    // alone over the limits
+    if (this.entries.size > MAX_ENTRIES || this.bytes > MAX_BYTES) this.remove(key, e)
   }
 
   clear (): void {

@@ -156,4 +156,16 @@ describe('gateway: response cache', () => {
     // k1 and k3 went; k0 and k2, read, were kept
     expect(['k0', 'k1', 'k2', 'k3', 'k4', 'new1', 'new2'].map(k => cache.get(k) != null)).to.deep.equal([true, false, true, false, true, true, true])
   })
+
+  it('keeps the entry just stored when every older one was read (they get their second chance, the oldest then goes)', () => {
+    const cache = new ResponseCache(() => 1)
+    const entry = (): { status: number, headers: Record<string, string>, generation: number } => ({ status: 200, headers: {}, generation: 1 })
+    for (let i = 0; i < 2048; i++) cache.set(`k${i}`, entry())
+    for (let i = 0; i < 2048; i++) expect(cache.get(`k${i}`)).to.not.equal(undefined)
+    cache.set('new', entry())
+    expect(cache.size).to.equal(2048)
+    expect(cache.get('new'), 'the newest response').to.not.equal(undefined)
+    expect(cache.get('k0'), 'the oldest').to.equal(undefined)
+    expect(cache.get('k1')).to.not.equal(undefined)
+  })
 })
