@@ -480,6 +480,8 @@ export class GroupLog {
         if (this.batch != null && this.writes.get(o.key) === this.batch.done) this.flushPlacement()
         await this.writes.get(o.key)
         this.index.delete(o.key)
+        // a failed background write is not tried again by the checkpoint (it would put the block back)
+        for (const l of this.logs) l.failed.delete(o.key)
         const { file, dir } = this.fileOf(o.key)
         await fs.rm(file, { force: true })
         if (o.logged) {

@@ -269,6 +269,21 @@ describe('flatfs group-commit log', () => {
     expect(await fs.readdir(path.join(dir, 'blocks', '.temp'))).to.deep.equal([])
   })
 
+  it('a block removed after its background write failed stays removed (the checkpoint does not write it again)', async () => {
+    const [a] = await blocks(1, 'retry-removed')
+    sinon.stub(Placer.prototype, 'place').callsFake(async function (this: Placer, items: PlaceItem[]) {
+      return items.map((_, i) => i) // every write into place fails (e.g. EIO)
+    })
+    await store.put(a.cid, a.bytes)
+    await store.settle()
+    await store.delete(a.cid)
+    expect(await store.has(a.cid)).to.equal(false)
+    sinon.restore()
+    await store.close() // checkpoints
+    expect(await store.has(a.cid), 'removed').to.equal(false)
+    expect(fsSync.existsSync(fileOf(path.join(dir, 'blocks'), a.cid)), 'no file').to.equal(false)
+  })
+
   it('leaves no log after a clean close; the store stays usable', async () => {
     const items = await blocks(50, 'close')
     await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
