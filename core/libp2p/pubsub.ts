@@ -33,6 +33,8 @@ export class SeqnoTable {
   private readonly writes = new Map<string, Promise<void>>()
   private readonly dirty = new Set<string>()
   private timer: ReturnType<typeof setTimeout> | undefined
+  /** changes while a reset is under way (a seqno loaded across one is stale) */
+  private generation = 0
 
   constructor (private readonly datastore: Datastore) {}
 
@@ -57,13 +59,21 @@ export class SeqnoTable {
     while (this.writes.size > 0) await Promise.all(this.writes.values())
   }
 
-  /** `pubsub reset`: forget the highest seqno of one author (of all without `id`), once their pending writes are done. */
-  async reset (id?: string): Promise<void> {
-    // what is still pending reaches the datastore first: the caller deletes (and counts) it there, as in Kubo
+  /**
+   * `pubsub reset`: forget the highest seqno of one author (of all without `id`), once their pending writes are done.
+   * `clear` deletes (and counts) them in the datastore, as in Kubo; what a message loads meanwhile is not kept.
+   */
+  async reset (id?: string, clear?: () => Promise<void>): Promise<void> {
     await this.flush()
-    for (const key of id != null ? [id] : [...this.highest.keys()]) {
-      this.highest.delete(key)
-      this.dirty.delete(key)
+    this.generation++
+    try {
+      await clear?.()
+    } finally {
+      for (const key of id != null ? [id] : [...this.highest.keys()]) {
+        this.highest.delete(key)
+        this.dirty.delete(key)
+      }
+      this.generation++
     }
     await this.flush()
   }
@@ -71,14 +81,15 @@ export class SeqnoTable {
   private async load (id: string): Promise<boolean> {
     let loading = this.loading.get(id)
     if (loading == null) {
+      const generation = this.generation
       loading = (async () => {
         try {
           const buf = await this.datastore.get(new Key(SEQNO_PREFIX + id))
-          if (!this.highest.has(id)) this.highest.set(id, buf.length === 8 ? Buffer.from(buf).readBigUInt64BE(0) : undefined)
+          if (!this.highest.has(id) && generation === this.generation) this.highest.set(id, buf.length === 8 ? Buffer.from(buf).readBigUInt64BE(0) : undefined)
         } catch (err) {
           // Kubo ignores the message when the store fails, and has nothing to compare with when the key is missing
           if ((err as Error)?.name !== 'NotFoundError') return false
-          if (!this.highest.has(id)) this.highest.set(id, undefined)
+          if (!this.highest.has(id) && generation === this.generation) this.highest.set(id, undefined)
         }
         return true
       })().finally(() => { this.loading.delete(id) })

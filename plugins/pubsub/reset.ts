@@ -16,27 +16,31 @@ export const pubsubReset = defineCommand({
   async run ({ options, deps: { datastore, libp2p } }): Promise<PubsubResetOutput> {
     // core/libp2p is not loaded by an offline node until a command needs it
     const { SEQNO_PREFIX, SeqnoValidators } = await import('../../core/libp2p/pubsub.js')
-    // the running validator keeps the highest seqnos in memory too
+    // the running validator keeps the highest seqnos in memory too: it forgets them around the datastore's delete
     const validators = ((libp2p?.services as Record<string, unknown> | undefined)?.pubsub as { topicValidators?: unknown } | undefined)?.topicValidators
     const table = validators instanceof SeqnoValidators ? validators.seqnos : undefined
     let deleted = 0
     if (options.peer != null && options.peer !== '') {
       let id: string
       try { id = peerIdFromString(options.peer).toString() } catch (err) { throw new RpcError(`invalid peer ID: ${(err as Error).message}`) }
-      await table?.reset(id)
-      const key = new Key(SEQNO_PREFIX + id)
-      if (await datastore.has(key)) {
-        await datastore.delete(key)
-        deleted = 1
+      const clear = async (): Promise<void> => {
+        const key = new Key(SEQNO_PREFIX + id)
+        if (await datastore.has(key)) {
+          await datastore.delete(key)
+          deleted = 1
+        }
       }
+      if (table != null) await table.reset(id, clear); else await clear()
     } else {
-      await table?.reset()
-      const keys: Key[] = []
-      for await (const key of datastore.queryKeys({ prefix: SEQNO_PREFIX })) keys.push(key)
-      const batch = datastore.batch()
-      for (const key of keys) batch.delete(key)
-      await batch.commit()
-      deleted = keys.length
+      const clear = async (): Promise<void> => {
+        const keys: Key[] = []
+        for await (const key of datastore.queryKeys({ prefix: SEQNO_PREFIX })) keys.push(key)
+        const batch = datastore.batch()
+        for (const key of keys) batch.delete(key)
+        await batch.commit()
+        deleted = keys.length
+      }
+      if (table != null) await table.reset(undefined, clear); else await clear()
     }
     return { deleted }
   },

@@ -2,13 +2,14 @@
 // publish on A and resolve on B through the DHT and through IPNS over pubsub; pubsub sub/pub with
 // Kubo's message fields; the persisted seqno check and pubsub reset; Pubsub.Router floodsub.
 import { expect } from 'chai'
+import sinon from 'sinon'
 import { base64url } from 'multiformats/bases/base64'
 import { connectOnline, createOnlineTestNode, filesOf, libp2pOf, type TestNode } from '../../helpers/node.js'
 import { sleep, waitFor } from '../../helpers/wait.js'
 import { rejects } from '../../helpers/assert.js'
 import { execute } from '../../../registry/execute.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
-import { GOSSIPSUB_OPTIONS, SeqnoTable, msgIdKubo, reuseEd25519VerifyKeys, reusedSigningKey } from '../../../core/libp2p/pubsub.js'
+import { GOSSIPSUB_OPTIONS, SEQNO_PREFIX, SeqnoTable, type SeqnoValidators, msgIdKubo, reuseEd25519VerifyKeys, reusedSigningKey } from '../../../core/libp2p/pubsub.js'
 import { MemoryDatastore } from 'datastore-core/memory'
 
 async function onlineNode (extra: Record<string, unknown> = {}): Promise<TestNode> {
@@ -98,6 +99,30 @@ describe('name and pubsub between two online nodes', function () {
     const id = libp2pOf(a).peerId.toString()
     expect(await b.invoke('pubsub/reset', { options: { peer: id } })).to.deep.equal({ deleted: 1 })
     expect(await b.invoke('pubsub/reset', { options: { peer: id } })).to.deep.equal({ deleted: 0 })
+  })
+
+  it('pubsub reset: a message that comes while the stored seqno is being deleted does not bring it back', async () => {
+    const table = ((libp2pOf(b).services as any).pubsub.topicValidators as SeqnoValidators).seqnos
+    const from = libp2pOf(a).peerId
+    // B knows A at seqno 100 (written through), then forgets it in memory (as after a restart)
+    await table.reset(from.toString())
+    expect(await table.check({ type: 'signed', from, sequenceNumber: 100n })).to.equal('accept')
+    await table.flush()
+    ;(table as any).highest.delete(from.toString())
+    const ds = b.container.cradle.datastore
+    const has = ds.has.bind(ds)
+    // A's message arrives between the in-memory reset and the datastore delete: it reads seqno 100 back
+    const stub = sinon.stub(ds, 'has').callsFake(async (key: any, options?: any) => {
+      if (String(key).startsWith(SEQNO_PREFIX)) await table.check({ type: 'signed', from, sequenceNumber: 1n })
+      return await has(key, options)
+    })
+    try {
+      expect(await b.invoke('pubsub/reset', { options: { peer: from.toString() } })).to.deep.equal({ deleted: 1 })
+    } finally {
+      stub.restore()
+    }
+    // reset: A's seqno 2 is new again
+    expect(await table.check({ type: 'signed', from, sequenceNumber: 2n })).to.equal('accept')
   })
 
   it('IPNS by DHT: A publishes, B resolves; a newer value replaces it', async () => {
