@@ -173,7 +173,14 @@ export class Placer {
     return await new Promise<Reply>((resolve, reject) => {
       if (this.pending.size === 0) w.ref()
       this.pending.set(id, { resolve, reject })
-      w.postMessage({ ...req, id })
+      try {
+        w.postMessage({ ...req, id })
+      } catch (err) {
+        // not sent (e.g. bytes of a detached buffer): no reply will come, so it must not stay pending
+        this.pending.delete(id)
+        if (this.pending.size === 0) { w.unref(); this.exitWhenIdle(w) }
+        throw err
+      }
     })
   }
 }

@@ -37,6 +37,29 @@ describe('core/blockstore/flatfs-placer', () => {
     }
   })
 
+  it('a request that cannot be sent (bytes of a detached buffer) fails and leaves nothing behind: the worker still exits when idle', async () => {
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const placer = new Placer(path.join(dir, 'temp'))
+    try {
+      const ab = new ArrayBuffer(8)
+      const bytes = new Uint8Array(ab)
+      ;(ab as ArrayBuffer & { transfer: () => ArrayBuffer }).transfer()
+      let failed: unknown
+      await placer.place([{ ...item('detached'), bytes }]).catch((err) => { failed = err })
+      expect(String(failed)).to.match(/detached/)
+      expect(await placer.place([item('after')])).to.deep.equal([])
+      const w = workerOf(placer)
+      expect(w).to.not.equal(undefined)
+      const exited = new Promise(resolve => w!.once('exit', resolve))
+      clock.tick(3_000)
+      expect(workerOf(placer), 'exits when idle').to.equal(undefined)
+      await exited
+    } finally {
+      clock.restore()
+      await placer.stop()
+    }
+  })
+
   it('a request keeps the worker: the idle clock starts again when the last reply comes', async () => {
     const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const placer = new Placer(path.join(dir, 'temp'))
