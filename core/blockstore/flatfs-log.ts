@@ -430,8 +430,8 @@ export class GroupLog {
       }
     } catch (err) {
       // nothing after `from` was acknowledged: the next round writes there again
-      log.tail = from.tail
-      log.fresh = from.fresh
+      log.tail = Math.max(log.tail, end)
+      this.rewind(log, from)
       for (const o of ops) o.reject(err)
       throw err
     }
@@ -447,6 +447,22 @@ export class GroupLog {
     return { log, ops, logged, from, gen: log.gen, outcome }
   }
 
+  /**
+   * The log goes on from `from` (what was written after it failed): those records are zeroed, else a shorter
+   * round written there could end on a record boundary of theirs, and a replay would go on with them (same
+   * epoch, valid checksums) and apply puts and removals that failed. The next round's fdatasync flushes the zeros.
+   */
+  private rewind (log: LogFile, from: { tail: number, fresh: boolean }): void {
+    const end = log.tail
+    log.tail = from.tail
+    log.fresh = from.fresh
+    if (log.fd === undefined || end <= from.tail) return
+    try {
+      const zeros = Buffer.alloc(end - from.tail)
+      for (let off = 0; off < zeros.length;) off += fsSync.writeSync(log.fd, zeros, off, zeros.length - off, from.tail + off)
+    } catch {}
+  }
+
   /** Wait for the round's durability, then acknowledge it and write its blocks into place. */
   private async complete ({ log, ops, from, gen, outcome }: Written): Promise<void> {
     const failure = await outcome
@@ -455,8 +471,7 @@ export class GroupLog {
         // the first failure of its generation: what this and later rounds wrote is not acknowledged, so
         // the log goes on from where this round began (the rounds written since fail through the chain)
         log.gen++
-        log.tail = from.tail
-        log.fresh = from.fresh
+        this.rewind(log, from)
         log.chain = Promise.resolve(undefined)
       }
       for (const o of ops) o.reject(failure)

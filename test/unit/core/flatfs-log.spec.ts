@@ -251,6 +251,26 @@ describe('flatfs group-commit log', () => {
     expect(await getBlock(again, c.cid)).to.deep.equal(c.bytes)
   })
 
+  it('a failed round leaves no records behind the next one: a crash after it does not replay the removals that failed', async () => {
+    const [x, y, z] = await blocks(3, 'rewind')
+    for (const b of [x, y, z]) await store.put(b.cid, b.bytes)
+    const real = fsSync.fdatasync
+    let calls = 0
+    sinon.stub(fsSync, 'fdatasync').callsFake(((fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => {
+      if (calls++ === 0) { cb(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })); return }
+      real(fd, cb)
+    }) as typeof fsSync.fdatasync)
+    // one round removing x and y fails: both stay
+    const failed = await Promise.allSettled([store.delete(x.cid), store.delete(y.cid)])
+    expect(failed.map(r => r.status)).to.deep.equal(['rejected', 'rejected'])
+    // the next round is written where it began (a record of the same size as the first one it held)
+    await store.delete(z.cid)
+    const again = await reopen(await crashCopy())
+    expect(await again.has(x.cid)).to.equal(true)
+    expect(await again.has(y.cid), 'its removal failed').to.equal(true)
+    expect(await again.has(z.cid)).to.equal(false)
+  })
+
   it('writes a block again at the checkpoint when its background write failed', async () => {
     const [a] = await blocks(1, 'retry')
     const real = Placer.prototype.place
