@@ -92,6 +92,8 @@ interface LogFile {
   chain: Promise<unknown>
   /** bumped by a failed fdatasync: rounds written before it fail too, and the log is written again from there */
   gen: number
+  /** its last checkpoint failed: the next one writes its blocks into place again (a failed writeback may have lost them) */
+  retry?: boolean
 }
 
 const u32 = (b: Buffer, off: number): number => b.readUInt32LE(off)
@@ -327,23 +329,55 @@ export class GroupLog {
     while (log.syncing.size > 0) await Promise.allSettled([...log.syncing])
     this.flushPlacement()
     while (log.writing.size > 0) await Promise.all([...log.writing])
-    for (const [key, bytes] of log.failed) {
-      const { file, dir } = this.fileOf(key)
-      writeBlockFile(this.tempDir, this.tempPrefix + String(this.tempCounter++), file, dir, bytes, this.madeDirs)
-      log.failed.delete(key)
-      log.files.add(file)
-      log.dirs.add(dir)
-      if (this.index.get(key) === bytes && !this.writes.has(key)) this.index.delete(key)
+    const files: string[] = []
+    const dirs: string[] = []
+    try {
+      // a sync retried after a failure succeeds whether or not the failed writeback lost pages: rewrite first
+      if (log.retry === true) this.rewriteLogged(log)
+      for (const [key, bytes] of log.failed) {
+        const { file, dir } = this.fileOf(key)
+        writeBlockFile(this.tempDir, this.tempPrefix + String(this.tempCounter++), file, dir, bytes, this.madeDirs)
+        log.failed.delete(key)
+        log.files.add(file)
+        log.dirs.add(dir)
+        if (this.index.get(key) === bytes && !this.writes.has(key)) this.index.delete(key)
+      }
+      files.push(...log.files)
+      dirs.push(...log.dirs)
+      if (!(files.length >= SYNCFS_MIN && await syncfs(this.dir))) await this.placer.sync(this.dir, files, dirs)
+      fsSync.writeSync(log.fd, header(log.epoch, 0), 0, HEADER, 0)
+      await fdatasync(log.fd)
+    } catch (err) {
+      log.retry = true
+      throw err
     }
-    const files = [...log.files]
-    const dirs = [...log.dirs]
-    if (!(files.length >= SYNCFS_MIN && await syncfs(this.dir))) await this.placer.sync(this.dir, files, dirs)
-    fsSync.writeSync(log.fd, header(log.epoch, 0), 0, HEADER, 0)
-    await fdatasync(log.fd)
+    log.retry = false
     for (const f of files) log.files.delete(f)
     for (const d of dirs) log.dirs.delete(d)
     log.tail = HEADER
     for (const [key, p] of this.pending) if (p.log === log) this.pending.delete(key)
+  }
+
+  /** Write again (temp file + rename, whatever is in place) every block this log still holds the last put of. */
+  private rewriteLogged (log: LogFile): void {
+    for (const rec of parseLog(fsSync.readFileSync(log.file))) {
+      if (rec.op !== 'put') continue
+      const key = base32upper.baseEncode(rec.mh)
+      const p = this.pending.get(key)
+      if (p?.op !== 'put' || p.log !== log) continue
+      const { file, dir } = this.fileOf(key)
+      fsSync.mkdirSync(dir, { recursive: true })
+      const tmp = path.join(this.tempDir, this.tempPrefix + String(this.tempCounter++))
+      try {
+        fsSync.writeFileSync(tmp, rec.bytes)
+        fsSync.renameSync(tmp, file)
+      } catch (err) {
+        fsSync.rmSync(tmp, { force: true })
+        throw err
+      }
+      log.files.add(file)
+      log.dirs.add(dir)
+    }
   }
 
   /** One group commit: every queued op that fits in the active log, written, then made durable and acknowledged. */
@@ -498,12 +532,13 @@ export class GroupLog {
         // a failed background write is not tried again by the checkpoint (it would put the block back)
         for (const l of this.logs) l.failed.delete(o.key)
         const { file, dir } = this.fileOf(o.key)
-        await fs.rm(file, { force: true })
+        // marked removed before the file goes (a checkpoint retry rewrites the blocks whose last op is a put)
         if (o.logged) {
           log.files.delete(file)
           log.dirs.add(dir)
           this.pending.set(o.key, { op: 'del', log })
         }
+        await fs.rm(file, { force: true })
         o.resolve()
       } catch (err) {
         o.reject(err)

@@ -304,6 +304,23 @@ describe('flatfs group-commit log', () => {
     expect(fsSync.existsSync(fileOf(path.join(dir, 'blocks'), a.cid)), 'no file').to.equal(false)
   })
 
+  it('a checkpoint retried after a failed sync writes the log\'s blocks into place again (the failed writeback may have lost them)', async () => {
+    const [a] = await blocks(1, 'cp-retry')
+    await store.put(a.cid, a.bytes)
+    await store.settle()
+    const file = fileOf(path.join(dir, 'blocks'), a.cid)
+    sinon.stub(Placer.prototype, 'sync').rejects(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }))
+    let failed: unknown
+    await store.close().catch((err) => { failed = err })
+    expect(String(failed)).to.match(/EIO/)
+    sinon.restore()
+    // what the failed writeback lost (the page cache no longer has it either)
+    await fs.writeFile(file, '')
+    await store.close()
+    expect(await fs.readFile(file)).to.deep.equal(Buffer.from(a.bytes))
+    expect(await logsIn(path.join(dir, 'blocks'))).to.deep.equal([])
+  })
+
   it('leaves no log after a clean close; the store stays usable', async () => {
     const items = await blocks(50, 'close')
     await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
