@@ -32,7 +32,9 @@ const skip = value('--skip', '').split(',')
 /** flatfs `sync` for both subjects alike (default false: what Kubo's init writes; tsipfs's init writes true) */
 const flatfsSync = value('--sync', 'false') === 'true'
 process.env.UV_THREADPOOL_SIZE ??= '64' // the unlink limit below runs as many unlinks at once as the daemon
-const sizes = [10_000, 100_000, 1_000_000].filter(n => n <= max)
+/** --min 1000000: leave the smaller sizes out */
+const min = Number(value('--min', '0'))
+const sizes = [10_000, 100_000, 1_000_000].filter(n => n <= max && n >= min)
 const log = (m) => process.stderr.write(`[scale ${new Date().toTimeString().slice(0, 8)}] ${m}\n`)
 const loadavg = () => os.loadavg().map(x => x.toFixed(2)).join(' ')
 const kubo = spawnSync('bash', [path.join(root, 'scripts', 'kubo.sh')], { encoding: 'utf8' }).stdout.trim()
@@ -166,7 +168,7 @@ async function step (d, name, n, figure, items, fn, extra = () => '') {
   const r = await fn()
   const cpu = cpuS(d.pid) - c0
   const count = typeof items === 'function' ? items(r) : items
-  note(name, n, figure, (count / r.s).toFixed(0), `${r.s.toFixed(2)} s, daemon CPU ${cpu.toFixed(2)} s (${(cpu * 1e6 / Math.max(1, count)).toFixed(0)} µs/item); ${extra(r)}`)
+  note(name, n, figure, (count / r.s).toFixed(0), `${r.s.toFixed(2)} s, daemon CPU ${cpu.toFixed(2)} s (${(cpu * 1e6 / Math.max(1, count)).toFixed(0)} µs/item); RSS after ${rssMiB(d.pid).toFixed(0)} MiB; ${extra(r)}`)
   return r
 }
 const roots = new Map()

@@ -4,11 +4,11 @@
 // then, when a top-level argument is complete, its directories in post-order (children in
 // listing order), its root last. Without --wrap-with-directory every top-level name is a
 // separate import, as Kubo runs one coreunix.Adder per argument.
-import type { CID } from 'multiformats/cid'
+import { CID } from 'multiformats/cid'
 import type { FileEntry } from './entry.js'
 import { RpcError } from '../errors.js'
 import { parseChunker, type Chunker } from './chunker/index.js'
-import { buildDirectory, type DirEntry, type DirOptions } from './dir.js'
+import { buildDirectory, type DirEntryList, type DirOptions } from './dir.js'
 import { importFile, type FileBuilderOptions } from './file.js'
 import { cidBuilder, DataType, DAG_PB, encodeDataBlock, type CidBuilder, type UnixTime } from './pb.js'
 import type { ImportSettings } from './settings.js'
@@ -74,13 +74,50 @@ interface Dir {
   kind: 'dir'
   name: string
   path: string
-  children: Map<string, Dir | Leaf>
+  /** subdirectories, and files and symlinks as their position in the import's LeafTable */
+  children: Map<string, Dir | number>
   /** given as an entry (implicit parents carry no metadata and are never "empty") */
   explicit: boolean
   meta: Meta
 }
 
-interface Leaf { kind: 'leaf', entry: DirEntry }
+/**
+ * The CIDs and sizes of the files and symlinks placed in the tree, packed (CID bytes in one
+ * buffer): a directory of a million entries holds ~100 bytes per entry, not CID objects.
+ */
+class LeafTable {
+  private bytes = Buffer.alloc(1 << 16)
+  private used = 0
+  private start = new Uint32Array(1024)
+  private len = new Uint16Array(1024)
+  private sizes = new Float64Array(1024)
+  private count = 0
+
+  add (cid: CID, size: number): number {
+    const b = cid.bytes
+    if (this.used + b.length > this.bytes.length) {
+      const next = Buffer.alloc(Math.max(this.bytes.length * 2, this.used + b.length))
+      next.set(this.bytes.subarray(0, this.used))
+      this.bytes = next
+    }
+    if (this.count === this.start.length) {
+      const grow = <T extends Uint32Array | Uint16Array | Float64Array>(a: T, make: (n: number) => T): T => { const t = make(a.length * 2); t.set(a); return t }
+      this.start = grow(this.start, n => new Uint32Array(n))
+      this.len = grow(this.len, n => new Uint16Array(n))
+      this.sizes = grow(this.sizes, n => new Float64Array(n))
+    }
+    this.bytes.set(b, this.used)
+    this.start[this.count] = this.used
+    this.len[this.count] = b.length
+    this.sizes[this.count] = size
+    this.used += b.length
+    return this.count++
+  }
+
+  cid (i: number): CID { return CID.decode(this.bytes.subarray(this.start[i], this.start[i] + this.len[i])) }
+  cidLength (i: number): number { return this.len[i] }
+  size (i: number): number { return this.sizes[i] }
+}
 
 const encoder = new TextEncoder()
 
@@ -150,6 +187,8 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
   const wrap = settings.wrapWithDirectory
   /** the tree of the current top-level argument (or the wrapper) */
   let tree: Dir | undefined
+  /** its files and symlinks */
+  let leaves = new LeafTable()
   if (wrap) {
     tree = newDir('', '')
     tree.explicit = true
@@ -166,7 +205,7 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
         const d = newDir(parts[i], cur.path === '' ? parts[i] : `${cur.path}/${parts[i]}`)
         cur.children.set(parts[i], d)
         cur = d
-      } else if (next.kind === 'dir') {
+      } else if (typeof next !== 'number') {
         cur = next
       } else {
         throw new RpcError(`${parts.slice(0, i).join('/')} was not a directory`)
@@ -179,36 +218,52 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
   const finish = async function * (root: Dir): AsyncGenerator<ImportedNode> {
     const rows: ImportedNode[] = []
     await finalize(root, true, rows)
+    leaves = new LeafTable()
     yield * rows
   }
 
-  const finalize = async (dir: Dir, top: boolean, rows: ImportedNode[]): Promise<DirEntry | undefined> => {
+  const finalize = async (dir: Dir, top: boolean, rows: ImportedNode[]): Promise<{ cid: CID, size: number } | undefined> => {
     signal?.throwIfAborted()
     // an explicit directory with no entries at all is dropped with --empty-dirs=false
     if (!top && !settings.emptyDirs && dir.explicit && dir.children.size === 0) return undefined
-    const entries: DirEntry[] = []
-    const subRows = new Map<string, ImportedNode[]>()
-    for (const child of dir.children.values()) {
-      if (child.kind === 'leaf') {
-        entries.push(child.entry)
+    // the entries as names and LeafTable positions (subdirectories are added to the table once built)
+    const names: string[] = []
+    const at: number[] = []
+    /** rows of the subdirectories, by their entry's position */
+    const subRows = new Map<number, ImportedNode[]>()
+    for (const [name, child] of dir.children) {
+      if (typeof child === 'number') {
+        names.push(name)
+        at.push(child)
         continue
       }
       const own: ImportedNode[] = []
       const e = await finalize(child, false, own)
       if (e == null) continue
-      entries.push(e)
-      subRows.set(child.name, own)
+      subRows.set(names.length, own)
+      names.push(name)
+      at.push(leaves.add(e.cid, e.size))
     }
-    const built = await buildDirectory(entries, dir.meta, dirOpts)
-    for (const e of built.order) {
-      const r = subRows.get(e.name)
-      if (r != null) rows.push(...r)
+    const table = leaves
+    const list: DirEntryList = {
+      length: names.length,
+      name: i => names[i],
+      cid: i => table.cid(at[i]),
+      cidLength: i => table.cidLength(at[i]),
+      size: i => table.size(at[i])
+    }
+    const built = await buildDirectory(list, dir.meta, dirOpts)
+    if (subRows.size > 0) {
+      for (let k = 0; k < built.order.length; k++) {
+        const r = subRows.get(built.order[k])
+        if (r != null) for (const x of r) rows.push(x)
+      }
     }
     const row: ImportedNode = { path: dir.path, cid: built.cid, size: built.size, type: 'directory', sharded: built.sharded }
     if (dir.meta.mode !== undefined) row.mode = dir.meta.mode
     if (dir.meta.mtime !== undefined) row.mtime = dir.meta.mtime
     rows.push(row)
-    return { name: dir.name, nameBytes: Buffer.from(dir.name), cid: built.cid, size: built.size }
+    return { cid: built.cid, size: built.size }
   }
 
   for await (const entry of entries) {
@@ -269,12 +324,11 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
     yield row
 
     // place it in the tree (a top-level file or symlink without wrapping is a root of its own)
-    const leaf: Leaf = { kind: 'leaf', entry: { name, nameBytes: Buffer.from(name), cid: node.cid, size: node.size } }
     if (wrap) {
-      dirAt(tree as Dir, parts.slice(0, -1)).children.set(name, leaf)
+      dirAt(tree as Dir, parts.slice(0, -1)).children.set(name, leaves.add(node.cid, node.size))
     } else if (parts.length > 1) {
       tree ??= newDir(top, top)
-      dirAt(tree, parts.slice(1, -1)).children.set(name, leaf)
+      dirAt(tree, parts.slice(1, -1)).children.set(name, leaves.add(node.cid, node.size))
     }
   }
 

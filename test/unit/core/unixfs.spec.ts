@@ -9,7 +9,7 @@ import { MemoryBlockstore } from 'blockstore-core'
 import { CID } from 'multiformats/cid'
 import { identity } from 'multiformats/hashes/identity'
 import { importFiles, resolveImportSettings, validateImportConfig, type ImportedNode, type ImportFlags, type ImportConfig } from '../../../core/unixfs/index.js'
-import { buildDirectory, buildHamt, type DirEntry } from '../../../core/unixfs/dir.js'
+import { buildDirectory, buildHamt, listOf, type DirEntry, type DirEntryList } from '../../../core/unixfs/dir.js'
 import { cidBuilder, encodeDataBlock, encodeNode, DataType } from '../../../core/unixfs/pb.js'
 import { hashByName } from '../../../core/hashes.js'
 import {
@@ -618,6 +618,37 @@ describe('core/unixfs importer', function () {
         for await (const r of jsImporter(source, bs, { cidVersion: 1, rawLeaves: true, shardSplitThresholdBytes: 1, shardFanoutBits: bits })) last = r.cid
         expect(ours, `fanout ${fanout}`).to.equal(last?.toString())
       }
+    })
+
+    it('a HAMT over a DirEntryList: each entry’s CID is read once, when its shard is built; listing order is hash order', async () => {
+      const names = deterministicNames('hamt-list', 3000, 5)
+      const rows = await add(names.map(n => ({ path: n, content: n })), { wrapWithDirectory: true }, { UnixFSHAMTDirectorySizeThreshold: '1B' })
+      const files = rows.filter(r => r.type === 'file')
+      const entries: DirEntry[] = files.map(r => ({ name: r.path, nameBytes: Buffer.from(r.path), cid: r.cid, size: r.size }))
+      const opts = { build: cidBuilder({ cidVersion: 0, hash: sha256 }), put: async () => {}, maxLinks: 0, fanout: 256, threshold: 1, estimation: 'links' as const }
+      const reads = new Array<number>(entries.length).fill(0)
+      const array = listOf(entries)
+      const list: DirEntryList = { ...array, length: array.length, cid: i => { reads[i]++; return array.cid(i) } }
+      const built = await buildHamt(list, undefined, opts)
+      expect(built.cid.toString()).to.equal(rows[rows.length - 1].cid.toString())
+      expect(reads.every(n => n === 1)).to.equal(true)
+      expect((await buildHamt(entries, undefined, opts)).cid.toString()).to.equal(built.cid.toString())
+      const { murmur364 } = await import('@multiformats/murmur3')
+      const hashOf = (s: string): string => Buffer.from((murmur364.digest(Buffer.from(s)) as { digest: Uint8Array }).digest).toString('hex')
+      const listed = Array.from(built.order, i => entries[i].name)
+      expect(listed).to.have.length(entries.length)
+      expect(listed).to.deep.equal([...listed].sort((x, y) => hashOf(x) < hashOf(y) ? -1 : 1))
+      // a basic directory lists by name bytes
+      const basic = await buildDirectory(entries.slice(0, 5), undefined, { ...opts, threshold: 1 << 20 })
+      expect(Array.from(basic.order, i => entries[i].name)).to.deep.equal(entries.slice(0, 5).map(e => e.name).sort())
+    })
+
+    it('a name added twice keeps the last entry in the directory', async () => {
+      const once = await addRoot([{ path: 'd', type: 'directory' }, { path: 'd/a', content: 'two' }], {}, { UnixFSHAMTDirectorySizeThreshold: '1B' })
+      const twice = await addRoot([{ path: 'd', type: 'directory' }, { path: 'd/a', content: 'one' }, { path: 'd/b', content: 'b' }, { path: 'd/a', content: 'two' }], {}, { UnixFSHAMTDirectorySizeThreshold: '1B' })
+      const withB = await addRoot([{ path: 'd', type: 'directory' }, { path: 'd/a', content: 'two' }, { path: 'd/b', content: 'b' }], {}, { UnixFSHAMTDirectorySizeThreshold: '1B' })
+      expect(twice).to.equal(withB)
+      expect(twice).to.not.equal(once)
     })
 
     it('directories inside a HAMT are reported in HAMT order, before the HAMT', async () => {
