@@ -2,7 +2,8 @@
 // without copying a chunk that cannot hold the start of the delimiter.
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
-import { multipartFiles, parseMultipart } from '../../../server/multipart.js'
+import { PassThrough } from 'node:stream'
+import { multipartFiles, parseMultipart, streamChunks } from '../../../server/multipart.js'
 import { multipart } from '../../helpers/rpc.js'
 
 async function * chunked (body: Buffer, sizes: number[]): AsyncGenerator<Buffer> {
@@ -148,5 +149,78 @@ describe('multipart reader: Go mime/multipart semantics', () => {
       for await (const _ of f.content ?? []) { /* read */ }
     }
     expect(names).to.deep.equal(['a'])
+  })
+})
+
+describe('streamChunks', () => {
+  const tick = async (): Promise<void> => { await new Promise(resolve => setImmediate(resolve)) }
+
+  it('reads up to readAhead bytes ahead of its consumer, then pauses the stream until half is consumed', async () => {
+    // a stream's own buffer (16 KiB here) would stop the writer after one chunk
+    const s = new PassThrough({ highWaterMark: 16384 })
+    const it = streamChunks(s, 256 * 1024)
+    const first = it.next()
+    const chunks = Array.from({ length: 12 }, (_, i) => Buffer.alloc(32 * 1024, i))
+    const accepted = chunks.map(c => s.write(c))
+    expect((await first).value?.[0]).to.equal(0)
+    for (let i = 0; i < 4; i++) await tick()
+    // everything up to the limit went to the reader's queue: the writer was not held back
+    expect(accepted.slice(0, 8).every(a => a)).to.equal(true)
+    expect(s.isPaused()).to.equal(true)
+    const got = [0]
+    for (let i = 1; i < 12; i++) {
+      const r = await it.next()
+      got.push((r.value as Buffer)[0])
+      if (i === 4) expect(s.isPaused()).to.equal(false) // resumed below half the limit
+    }
+    s.end()
+    expect((await it.next()).done).to.equal(true)
+    expect(got).to.deep.equal(chunks.map((_, i) => i))
+  })
+
+  it('yields every byte in order and ends with the stream', async () => {
+    const s = new PassThrough()
+    const data = randomBytes(300000)
+    const out: Buffer[] = []
+    const reading = (async () => { for await (const c of streamChunks(s, 4096)) { out.push(c); await tick() } })()
+    for (let o = 0; o < data.length; o += 1000) s.write(data.subarray(o, o + 1000))
+    s.end()
+    await reading
+    expect(Buffer.concat(out).equals(data)).to.equal(true)
+  })
+
+  it('throws the error a stream was destroyed with, and "Premature close" when it closes without ending', async () => {
+    // (an IncomingMessage emits no 'error' without listeners; a PassThrough does)
+    const failing = new PassThrough().on('error', () => {})
+    const a = streamChunks(failing)
+    const firstA = a.next()
+    failing.write(Buffer.from('x'))
+    expect((await firstA).value?.toString()).to.equal('x')
+    failing.destroy(new Error('boom'))
+    let err: unknown
+    try { await a.next() } catch (e) { err = e }
+    expect((err as Error)?.message).to.equal('boom')
+
+    const cut = new PassThrough()
+    const b = streamChunks(cut)
+    const firstB = b.next()
+    cut.destroy()
+    err = undefined
+    try { await firstB } catch (e) { err = e }
+    expect((err as NodeJS.ErrnoException)?.code).to.equal('ERR_STREAM_PREMATURE_CLOSE')
+  })
+
+  it('destroys the stream when the consumer stops early, and leaves it once read to the end', async () => {
+    const s = new PassThrough()
+    s.write(Buffer.from('a'))
+    s.write(Buffer.from('b'))
+    for await (const _ of streamChunks(s)) break
+    expect(s.destroyed).to.equal(true)
+    const t = new PassThrough()
+    t.end(Buffer.from('z'))
+    const seen: string[] = []
+    for await (const c of streamChunks(t)) seen.push(c.toString())
+    expect(seen).to.deep.equal(['z'])
+    expect(t.listenerCount('data')).to.equal(0)
   })
 })
