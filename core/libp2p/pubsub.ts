@@ -244,6 +244,43 @@ export function reuseEd25519VerifyKeys (sample: object): void {
   proto[PATCHED] = true
 }
 
+interface OutboundLike { pushPrefixed: (data: any) => void, close: (options?: unknown) => Promise<void>, rawStream?: { writeStatus?: string } }
+
+/**
+ * Gossipsub's outbound RPCs leave once the callback that made them is over (process.nextTick), in order per peer:
+ * a `pubsub pub` answers before its message is written to the peers, as Kubo's Publish returns once the message
+ * is queued (go-libp2p-pubsub writes it from each peer's own goroutine). A stream that can no longer be written
+ * throws at once, as before, so gossipsub keeps what it meant to piggyback; one closed by gossipsub sends what
+ * was queued first.
+ */
+export function deferOutboundSends (service: { streamsOutbound?: unknown }): void {
+  const streams = service.streamsOutbound
+  if (!(streams instanceof Map)) return
+  const set = streams.set.bind(streams)
+  streams.set = (id: unknown, stream: unknown) => set(id, deferred(stream as OutboundLike))
+}
+
+function deferred (stream: OutboundLike): OutboundLike {
+  if (typeof stream?.pushPrefixed !== 'function' || typeof stream.close !== 'function') return stream
+  const push = stream.pushPrefixed.bind(stream)
+  const close = stream.close.bind(stream)
+  let queue: unknown[] = []
+  const flush = (): void => {
+    const out = queue
+    queue = []
+    // a failure is the stream's end: gossipsub drops the stream on its close event
+    try { for (const data of out) push(data) } catch {}
+  }
+  stream.pushPrefixed = (data: unknown) => {
+    const status = stream.rawStream?.writeStatus
+    if (status === 'closed' || status === 'closing') { push(data); return }
+    if (queue.length === 0) process.nextTick(flush)
+    queue.push(data)
+  }
+  stream.close = async (options?: unknown) => { flush(); await close(options) }
+  return stream
+}
+
 /** the components with the signing key above in place of the node's */
 const withSigningKey = (components: any): any => {
   const key = reusedSigningKey(components.privateKey)
@@ -261,6 +298,7 @@ export async function pubsubService (config: KuboConfig, datastore: Datastore): 
     const table = new SeqnoValidators(datastore)
     for (const [k, v] of service.topicValidators) table.set(k, v)
     service.topicValidators = table
+    deferOutboundSends(service as any)
     const stop = (service as any).stop?.bind(service)
     if (stop != null) (service as any).stop = async () => { try { await stop() } finally { await table.seqnos.flush() } }
     return service

@@ -9,7 +9,7 @@ import { sleep, waitFor } from '../../helpers/wait.js'
 import { rejects } from '../../helpers/assert.js'
 import { execute } from '../../../registry/execute.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
-import { GOSSIPSUB_OPTIONS, SEQNO_PREFIX, SeqnoTable, type SeqnoValidators, msgIdKubo, reuseEd25519VerifyKeys, reusedSigningKey } from '../../../core/libp2p/pubsub.js'
+import { GOSSIPSUB_OPTIONS, SEQNO_PREFIX, SeqnoTable, type SeqnoValidators, deferOutboundSends, msgIdKubo, reuseEd25519VerifyKeys, reusedSigningKey } from '../../../core/libp2p/pubsub.js'
 import { MemoryDatastore } from 'datastore-core/memory'
 
 async function onlineNode (extra: Record<string, unknown> = {}): Promise<TestNode> {
@@ -52,6 +52,9 @@ describe('name and pubsub between two online nodes', function () {
     try {
       await waitFor(async () => ((await a.invoke('pubsub/peers', { args: [base64url.encode(Buffer.from(topic))] })).Strings as string[]).includes(libp2pOf(b).peerId.toString()))
       expect((await b.invoke('pubsub/ls', {})).Strings).to.include(base64url.encode(Buffer.from(topic)))
+      // gossipsub's outbound stream to B has its sends deferred (the module's shape is still what we reach into)
+      const toB = (libp2pOf(a).services as any).pubsub.streamsOutbound.get(libp2pOf(b).peerId.toString())
+      expect(Object.hasOwn(toB, 'pushPrefixed') && Object.hasOwn(toB, 'close')).to.equal(true)
       for (let i = 0; i < 10; i++) await a.invoke('pubsub/pub', { args: [base64url.encode(Buffer.from(topic))], files: filesOf({ content: `m${i}` }) })
       await waitFor(() => s.values.length >= 10)
       await sleep(300)
@@ -200,6 +203,41 @@ describe('pubsub peer scores (Kubo scores no peer)', () => {
     const graylist = createPeerScoreThresholds().graylistThreshold
     expect(scoreOf({})).to.be.below(graylist)
     expect(scoreOf(GOSSIPSUB_OPTIONS.scoreParams)).to.equal(0)
+  })
+})
+
+describe('pubsub outbound sends (after the callback that made them, as Kubo answers a pub before the write)', () => {
+  /** a gossipsub OutboundStream's shape over a raw stream that records what it is sent */
+  const outbound = (sent: string[]): any => {
+    const rawStream = { writeStatus: 'writable' }
+    return {
+      rawStream,
+      pushPrefixed (data: string) {
+        if (rawStream.writeStatus === 'closed' || rawStream.writeStatus === 'closing') throw new Error('Cannot write to a stream that is closed')
+        sent.push(data)
+      },
+      async close () { sent.push('close'); rawStream.writeStatus = 'closed' }
+    }
+  }
+
+  it('RPCs leave on the next tick, in order per peer; close sends what is queued first; a closed stream throws at once', async () => {
+    const service = { streamsOutbound: new Map<string, any>() }
+    deferOutboundSends(service)
+    const [a, b]: string[][] = [[], []]
+    service.streamsOutbound.set('a', outbound(a))
+    service.streamsOutbound.set('b', outbound(b))
+    const sa = service.streamsOutbound.get('a')
+    const sb = service.streamsOutbound.get('b')
+    sa.pushPrefixed('a1'); sb.pushPrefixed('b1'); sa.pushPrefixed('a2')
+    expect([a, b]).to.deep.equal([[], []])
+    await new Promise(resolve => process.nextTick(resolve))
+    expect([a, b]).to.deep.equal([['a1', 'a2'], ['b1']])
+    sa.pushPrefixed('a3')
+    await sa.close()
+    expect(a).to.deep.equal(['a1', 'a2', 'a3', 'close'])
+    expect(() => sa.pushPrefixed('a4')).to.throw('closed')
+    await new Promise(resolve => setImmediate(resolve))
+    expect(a).to.deep.equal(['a1', 'a2', 'a3', 'close'])
   })
 })
 
