@@ -21,6 +21,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { execFile } from 'node:child_process'
 import { base32upper } from 'multiformats/bases/base32'
 import { shardOf } from './flatfs-layout.js'
+import { slabAlloc } from '../util/slab.js'
 import { Placer, fsyncPath, syncAll, writeBlockFile } from './flatfs-placer.js'
 
 export const LOG_FILES = ['.tsipfs-wal-0', '.tsipfs-wal-1']
@@ -108,7 +109,7 @@ function header (epoch: number, state: number): Buffer {
 }
 
 function record (epoch: number, op: number, mh: Uint8Array, bytes: Uint8Array): Buffer {
-  const r = Buffer.allocUnsafe(REC + mh.length + bytes.length)
+  const r = slabAlloc(REC + mh.length + bytes.length)
   r.writeUInt32LE(MAGIC, 0)
   r.writeUInt32LE(epoch, 4)
   r[8] = op

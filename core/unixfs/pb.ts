@@ -8,6 +8,7 @@ import { CID } from 'multiformats/cid'
 import * as Digest from 'multiformats/hashes/digest'
 import { validateMultihash, type HashFn } from '../hashes.js'
 import { sha256OffThread } from './hash-pool.js'
+import { slabAlloc } from '../util/slab.js'
 
 /** multicodec codes: dag-pb, raw, and the identity multihash */
 export const DAG_PB = 0x70
@@ -256,7 +257,7 @@ export function encodeDataBlock (d: UnixFSData): Uint8Array {
       return out
     }
   }
-  const out = Buffer.allocUnsafe(size)
+  const out = slabAlloc(size)
   out[0] = 0x0a
   const pos = writeVarint(out, 1, inner)
   writeUnixFS(out, pos, d, mtime)

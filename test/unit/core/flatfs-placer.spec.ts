@@ -77,4 +77,24 @@ describe('core/blockstore/flatfs-placer', () => {
       await placer.stop()
     }
   })
+
+  it('places views of a shared buffer with their own bytes only, and leaves the callers buffers usable', async () => {
+    const placer = new Placer(path.join(dir, 'temp'))
+    try {
+      const shared = Buffer.from('0123456789')
+      const a = { ...item('a'), bytes: shared.subarray(2, 5) }
+      const b = { ...item('b'), bytes: shared.subarray(5, 5) }
+      const c = { ...item('c'), bytes: shared.subarray(7) }
+      expect(await placer.place([a, b, c])).to.deep.equal([])
+      await placer.write({ ...item('d'), bytes: shared.subarray(0, 1) })
+      expect(await fs.readFile(a.file, 'utf8')).to.equal('234')
+      expect(await fs.readFile(b.file, 'utf8')).to.equal('')
+      expect(await fs.readFile(c.file, 'utf8')).to.equal('789')
+      expect(await fs.readFile(item('d').file, 'utf8')).to.equal('0')
+      expect(shared.toString(), 'not moved to the worker').to.equal('0123456789')
+      expect(a.bytes.byteLength).to.equal(3)
+    } finally {
+      await placer.stop()
+    }
+  })
 })
