@@ -18,6 +18,7 @@ import { createLogging, type Logger, type Logging } from './logger/index.js'
 import { createRepo, generateIdentity, identityOf, privateKeyFromConfig, readRepoConfig } from './repo/index.js'
 import { acquireLock, type RepoLock } from './repo/lock.js'
 import { checkDatastoreSpec } from './repo/spec.js'
+import { cacheRecordReads } from './routing/record-cache.js'
 import { dropStalePeers } from './repo/stale-peers.js'
 import { FlatfsBlockstore, flatfsSync } from './blockstore/flatfs.js'
 import { NodeBlockstore } from './blockstore/index.js'
@@ -86,6 +87,8 @@ export async function createCoreContainer (init: CoreInit): Promise<CoreContaine
       await level.open()
       closers.push(async () => { await level.close() })
       await dropStalePeers(level)
+      // DHT and IPNS record reads from memory (a GET_VALUE answered, an uncached resolve): no libuv pool hop each
+      cacheRecordReads(level)
       datastore = level
       // Datastore.Spec's flatfs `sync` (read at start, as Kubo does)
       const spec = (config.Datastore as { Spec?: unknown } | undefined)?.Spec
