@@ -121,3 +121,19 @@ export function escNonPrint (s: string): string {
   return out
 }
 
+const HIGH_UNITS = /[\ud800-\uffff]/
+
+/**
+ * Sorts `items` in place in Go's string order (the UTF-8 bytes of `key(item)`). Names below U+D800
+ * compare as JS strings (code-unit order is then code-point order, which is UTF-8 byte order);
+ * otherwise each key is encoded once, not once per comparison.
+ */
+export function sortByBytes<T> (items: T[], key: (item: T) => string): T[] {
+  if (items.every(x => !HIGH_UNITS.test(key(x)))) {
+    return items.sort((a, b) => { const x = key(a); const y = key(b); return x < y ? -1 : x > y ? 1 : 0 })
+  }
+  const keyed = items.map(item => ({ item, bytes: Buffer.from(key(item)) }))
+  keyed.sort((a, b) => Buffer.compare(a.bytes, b.bytes))
+  for (let i = 0; i < keyed.length; i++) items[i] = keyed[i].item
+  return items
+}

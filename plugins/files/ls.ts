@@ -1,5 +1,6 @@
 // ipfs files ls (kubo core/commands/files.go filesLsCmd)
 import { defineCommand } from '../../registry/define.js'
+import { sortByBytes } from '../../core/go/strings.js'
 import type { FilesLsEntry, FilesLsOutput } from './output.js'
 
 export const filesLs = defineCommand({
@@ -41,7 +42,7 @@ Examples:
   },
   text: (value, { options }) => {
     const entries = [...(value.Entries ?? [])]
-    if (options.U !== true) entries.sort((a, b) => Buffer.compare(Buffer.from(a.Name), Buffer.from(b.Name)))
+    if (options.U !== true) sortByBytes(entries, e => e.Name)
     let out = ''
     for (const e of entries) {
       if (options.long === true) out += `${e.Name}${e.Type === 1 ? '/' : ''}\t${e.Hash}\t${e.Size}\n`

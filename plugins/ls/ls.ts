@@ -9,7 +9,7 @@ import {
   type DirLink, type Resolver
 } from '../../core/resolver/index.js'
 import type { CidEncoder } from '../../core/cid-encoder.js'
-import { escNonPrint } from '../../core/go/strings.js'
+import { escNonPrint, sortByBytes } from '../../core/go/strings.js'
 import { formatMode, formatModTime, goFileMode, goTimeJson, ZERO_TIME } from './format.js'
 import { LS_TYPE, type LsLink, type LsOutput } from './output.js'
 import { writeTo } from '../cat/progress.js'
@@ -69,8 +69,6 @@ async function * lsLinks (cid: CID, block: Uint8Array, ctx: LinkContext): AsyncG
   if (cid.code === RAW_CODEC) return
   for (const l of nodeLinks(cid, block)) yield { name: l.name, cid: l.cid, tsize: 0 }
 }
-
-const byName = (a: LsLink, b: LsLink): number => Buffer.compare(Buffer.from(a.Name), Buffer.from(b.Name))
 
 /** Kubo tabularOutput: the text for one LsOutput, and the last object hash printed. */
 export function tabularOutput (call: TextCall, out: LsOutput, lastObjectHash: string, ignoreBreaks: boolean): { text: string, last: string } {
@@ -167,7 +165,7 @@ The JSON output contains type information.`,
       for (const arg of args) {
         const links: LsLink[] = []
         for await (const link of entries(arg)) links.push(link)
-        objects.push({ Hash: arg, Links: links.sort(byName) })
+        objects.push({ Hash: arg, Links: sortByBytes(links, l => l.Name) })
       }
       return { Objects: objects }
     })()
