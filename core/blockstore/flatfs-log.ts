@@ -22,7 +22,7 @@ import { execFile } from 'node:child_process'
 import { base32upper } from 'multiformats/bases/base32'
 import { shardOf } from './flatfs-layout.js'
 import { slabAlloc } from '../util/slab.js'
-import { Placer, fsyncPath, syncAll, writeBlockFile } from './flatfs-placer.js'
+import { Placer, clearShardTempMark, fsyncPath, syncAll, writeBlockFile } from './flatfs-placer.js'
 
 export const LOG_FILES = ['.tsipfs-wal-0', '.tsipfs-wal-1']
 /** blocks up to this size go through the log (larger ones: their data write dominates; flatfs-write.ts) */
@@ -223,7 +223,7 @@ export class GroupLog {
     this.concurrency = init.concurrency ?? 64
     this.logs = LOG_FILES.map(name => ({ file: path.join(dir, name), epoch: 0, tail: HEADER, fresh: true, files: new Set<string>(), dirs: new Set<string>(), writing: new Set<Promise<void>>(), failed: new Map<string, Uint8Array>(), syncing: new Set<Promise<void>>(), chain: Promise.resolve(undefined), gen: 0 }))
     this.logs[0].epoch = ++this.epoch
-    this.placer = new Placer(tempDir)
+    this.placer = new Placer()
   }
 
   private fileOf (key: string): { file: string, dir: string } {
@@ -337,7 +337,7 @@ export class GroupLog {
       if (log.retry === true) this.rewriteLogged(log)
       for (const [key, bytes] of log.failed) {
         const { file, dir } = this.fileOf(key)
-        writeBlockFile(this.tempDir, this.tempPrefix + String(this.tempCounter++), file, dir, bytes, this.madeDirs)
+        writeBlockFile(this.tempPrefix + String(this.tempCounter++), file, dir, bytes, this.madeDirs)
         log.failed.delete(key)
         log.files.add(file)
         log.dirs.add(dir)
@@ -631,6 +631,8 @@ export class GroupLog {
       }
       this.pending.clear()
       await this.placer.stop()
+      // every block is in place and synced: no temp file of ours is left in the shard folders
+      await clearShardTempMark(this.dir, this.madeDirs)
     } finally {
       this.preparing = false
     }

@@ -3,7 +3,7 @@
 // (write() coalesces the puts that arrive while a message is out). On the event loop each block cost four thread-pool round trips
 // (~250 µs of the loop's time under load) or, done in place, stalled the loop whenever a create waited for an ext4
 // journal commit; here a round's blocks are one message, and a checkpoint's thousands of fsyncs another.
-import fsSync from 'node:fs'
+import fsSync, { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { randomBytes } from 'node:crypto'
@@ -25,22 +25,77 @@ type Request = Body & { id: number }
 interface ErrorInfo { message: string, code?: string }
 interface Reply { id: number, failed?: number[], errors?: ErrorInfo[], error?: ErrorInfo }
 
-/** A block written into place: temp file (in tempDir) and rename, no fsync; nothing when the file exists. */
-export function writeBlockFile (tempDir: string, tmpName: string, file: string, dir: string, bytes: Uint8Array, madeDirs: Set<string>): void {
+/**
+ * Temp files of small blocks are made in the block's own shard folder, so the rename stays within one folder
+ * (a rename across folders takes the filesystem-wide rename lock); dot files, which Kubo's flatfs and our
+ * listings skip.
+ */
+export const SHARD_TEMP_PREFIX = '.tsipfs-tmp-'
+/** In the blocks folder while shard folders may hold such temp files: an open that finds it (a crash) sweeps them. */
+export const SHARD_TEMP_MARK = '.tsipfs-shard-temps'
+
+/** The mark made (and its folder fsynced, so it is on disk before any temp file) once per `made` set. */
+function markShardTemps (root: string, made: Set<string>): void {
+  const mark = root + path.sep + SHARD_TEMP_MARK
+  if (made.has(mark)) return
+  if (!fsSync.existsSync(mark)) {
+    fsSync.mkdirSync(root, { recursive: true })
+    fsSync.closeSync(fsSync.openSync(mark, 'a', 0o644))
+    const fd = fsSync.openSync(root, 'r')
+    try { fsSync.fsyncSync(fd) } finally { fsSync.closeSync(fd) }
+  }
+  made.add(mark)
+}
+
+/**
+ * Remove the temp files a crash left in the shard folders (only when the mark says some may be there: a walk
+ * of every shard folder at each start would cost a large repo seconds), then the mark. Returns how many.
+ */
+export async function sweepShardTemps (root: string): Promise<number> {
+  const mark = path.join(root, SHARD_TEMP_MARK)
+  if (!fsSync.existsSync(mark)) return 0
+  let removed = 0
+  for (const shard of await fs.readdir(root).catch(() => [] as string[])) {
+    if (shard.length !== 2 || shard.startsWith('.')) continue
+    const dir = path.join(root, shard)
+    for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+      if (!name.startsWith(SHARD_TEMP_PREFIX)) continue
+      await fs.rm(path.join(dir, name), { force: true })
+      removed++
+    }
+  }
+  await fs.rm(mark, { force: true })
+  return removed
+}
+
+/** Forget the mark (the caller removes it, e.g. at a clean close): the next write into place makes it again. */
+export async function clearShardTempMark (root: string, made?: Set<string>): Promise<void> {
+  made?.delete(root + path.sep + SHARD_TEMP_MARK)
+  await fs.rm(path.join(root, SHARD_TEMP_MARK), { force: true })
+}
+
+/**
+ * A block written into place: a temp file in its shard folder `dir` and a rename, no fsync; nothing when the file
+ * exists. `madeDirs` remembers the folders made (and the mark) by this thread.
+ */
+export function writeBlockFile (tmpName: string, file: string, dir: string, bytes: Uint8Array, madeDirs: Set<string>): void {
   if (fsSync.existsSync(file)) return // already stored (a block's bytes are its name's)
   if (!madeDirs.has(dir)) {
+    markShardTemps(path.dirname(dir), madeDirs)
     fsSync.mkdirSync(dir, { recursive: true })
     madeDirs.add(dir)
   }
-  const tmp = path.join(tempDir, tmpName)
+  const tmp = dir + path.sep + SHARD_TEMP_PREFIX + tmpName
   try {
     let fd: number
     try {
       fd = fsSync.openSync(tmp, 'wx', 0o644)
     } catch (err) {
-      // a store used before open() (or its temp folder removed): made on first use, as the batch writer does
+      // the folder removed since we made it: made again
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-      fsSync.mkdirSync(tempDir, { recursive: true })
+      madeDirs.delete(path.dirname(dir) + path.sep + SHARD_TEMP_MARK)
+      markShardTemps(path.dirname(dir), madeDirs)
+      fsSync.mkdirSync(dir, { recursive: true })
       fd = fsSync.openSync(tmp, 'wx', 0o644)
     }
     try {
@@ -103,7 +158,6 @@ export class Placer {
   private writing = false
   private idle: NodeJS.Timeout | undefined
 
-  constructor (private readonly tempDir: string) {}
 
   /** Write blocks into place; resolves with the indices of those that failed. */
   async place (items: PlaceItem[]): Promise<number[]> {
@@ -164,7 +218,7 @@ export class Placer {
 
   private start (): Worker {
     if (this.worker != null) return this.worker
-    const w = new Worker(new URL(import.meta.url), { workerData: { tempDir: this.tempDir } })
+    const w = new Worker(new URL(import.meta.url), { workerData: { flatfsPlacer: true } })
     w.unref()
     w.on('message', (r: Reply) => {
       const p = this.pending.get(r.id)
@@ -206,18 +260,17 @@ export class Placer {
   }
 }
 
-if (!isMainThread && parentPort != null && (workerData as { tempDir?: string } | null)?.tempDir != null) {
+if (!isMainThread && parentPort != null && (workerData as { flatfsPlacer?: boolean } | null)?.flatfsPlacer === true) {
   const port = parentPort
-  const { tempDir } = workerData as { tempDir: string }
   const madeDirs = new Set<string>()
-  const prefix = `wal-${process.pid}-${randomBytes(4).toString('hex')}-`
+  const prefix = `${process.pid}-${randomBytes(4).toString('hex')}-`
   let counter = 0
   port.on('message', (req: Request) => {
     if (req.op === 'place') {
       const failed: number[] = []
       const errors: ErrorInfo[] = []
       req.items.forEach((it, i) => {
-        try { writeBlockFile(tempDir, prefix + String(counter++), it.file, it.dir, it.bytes, madeDirs) } catch (err) {
+        try { writeBlockFile(prefix + String(counter++), it.file, it.dir, it.bytes, madeDirs) } catch (err) {
           failed.push(i)
           errors.push({ message: String((err as Error)?.message ?? err), code: (err as NodeJS.ErrnoException)?.code })
         }

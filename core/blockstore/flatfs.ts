@@ -12,7 +12,8 @@
 // before sending the next is bound by fsync latency. Files are created, closed and renamed with
 // synchronous syscalls (cheaper than thread-pool round trips), yielding to the event loop every few
 // files; only fsyncs and the data writes of blocks over 64 KiB go to the thread pool. Without fsync, blocks
-// up to 64 KiB are written by a worker thread instead (flatfs-placer.ts: an unsynced create in place waits for
+// up to 64 KiB are written by a worker thread instead (flatfs-placer.ts, temp files in the shard folder itself, swept at
+// open after a crash: an unsynced create in place waits for
 // the journal commits flushing earlier data). See bench/flatfs.mjs for figures. The batch writer is in flatfs-write.ts, the layout in flatfs-layout.ts.
 import fsSync, { promises as fs } from 'node:fs'
 import path from 'node:path'
@@ -26,7 +27,7 @@ import { NotFoundError } from '../errors.js'
 import { BatchWriter, type WriteItem } from './flatfs-write.js'
 import { TEMP_DIR, blockKey, isIdentity, shardOf } from './flatfs-layout.js'
 import { GroupLog, LOG_BLOCK_MAX, replayLogs } from './flatfs-log.js'
-import { Placer } from './flatfs-placer.js'
+import { Placer, clearShardTempMark, sweepShardTemps } from './flatfs-placer.js'
 
 export { LOG_FILES } from './flatfs-log.js'
 export { SHARDING_README, SHARDING_SPEC, TEMP_DIR, blockKey, flatfsSync, isIdentity, shardOf } from './flatfs-layout.js'
@@ -146,7 +147,7 @@ export class FlatfsBlockstore implements Blockstore {
     // in place on the event loop, an unsynced create waits for the journal commits that flush earlier data (the
     // loop spent ~800 µs of kernel time per 1 KiB block/put under load); the worker waits instead
     const worker = (init.placeInWorker ?? process.env.TSIPFS_FLATFS_WORKER !== 'off') && (init.syncSmallWrites ?? true)
-    if (!this.writer.sync && worker) this.placer = new Placer(path.join(dir, TEMP_DIR))
+    if (!this.writer.sync && worker) this.placer = new Placer()
   }
 
   /**
@@ -157,6 +158,7 @@ export class FlatfsBlockstore implements Blockstore {
     await fs.mkdir(this.path, { recursive: true })
     await fs.rm(path.join(this.path, 'diskUsage.cache'), { force: true })
     await this.writer.open()
+    await sweepShardTemps(this.path)
     // what a crash left in the group-commit log goes into place before anything is served
     await replayLogs(this.path, path.join(this.path, TEMP_DIR))
   }
@@ -170,7 +172,10 @@ export class FlatfsBlockstore implements Blockstore {
       await Promise.allSettled([...this.inflight, this.committing])
     }
     await this.log?.close()
-    await this.placer?.stop()
+    if (this.placer != null) {
+      await this.placer.stop()
+      await clearShardTempMark(this.path)
+    }
   }
 
   /** Resolves once every acknowledged block is in its file (the group-commit log writes them in the background). */

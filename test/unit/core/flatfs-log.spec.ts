@@ -12,7 +12,7 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import * as Digest from 'multiformats/hashes/digest'
 import { FlatfsBlockstore, LOG_FILES, blockKey, shardOf } from '../../../core/blockstore/flatfs.js'
 import { parseLog, type GroupLog } from '../../../core/blockstore/flatfs-log.js'
-import { Placer, type PlaceItem } from '../../../core/blockstore/flatfs-placer.js'
+import { Placer, SHARD_TEMP_MARK, SHARD_TEMP_PREFIX, type PlaceItem } from '../../../core/blockstore/flatfs-placer.js'
 import { getBlock } from '../../../core/blockstore/index.js'
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s)
@@ -319,6 +319,36 @@ describe('flatfs group-commit log', () => {
     await store.close()
     expect(await fs.readFile(file)).to.deep.equal(Buffer.from(a.bytes))
     expect(await logsIn(path.join(dir, 'blocks'))).to.deep.equal([])
+  })
+
+  it('writes blocks into place through temp files in their own shard folder; after a crash, open removes those left there', async () => {
+    const root = path.join(dir, 'blocks')
+    const items = await blocks(3, 'shard-temps')
+    await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
+    await store.settle()
+    expect(fsSync.existsSync(path.join(root, SHARD_TEMP_MARK)), 'marked while shard folders may hold temp files').to.equal(true)
+    const shardOfItem = (r: string): string => path.join(r, shardOf(blockKey(items[0].cid)))
+    expect((await fs.readdir(shardOfItem(root))).filter(n => !n.endsWith('.data')), 'no temp file left once in place').to.deep.equal([])
+    // a crash while a block was being written into place: its temp file stays beside the blocks
+    const copy = await crashCopy()
+    const stray = path.join(shardOfItem(copy), SHARD_TEMP_PREFIX + 'crashed-0')
+    const other = path.join(shardOfItem(copy), '.not-ours')
+    await fs.writeFile(stray, 'partial')
+    await fs.writeFile(other, 'kept')
+    const again = await reopen(copy)
+    try {
+      expect(fsSync.existsSync(stray), 'swept at open').to.equal(false)
+      expect(fsSync.existsSync(other), 'only our temp files go').to.equal(true)
+      expect(fsSync.existsSync(path.join(copy, SHARD_TEMP_MARK)), 'the mark goes with them').to.equal(false)
+      for (const { cid, bytes } of items) expect(await getBlock(again, cid)).to.deep.equal(bytes)
+      let listed = 0
+      for await (const _ of again.cids()) listed++
+      expect(listed).to.equal(items.length)
+    } finally {
+      await again.close()
+    }
+    await store.close()
+    expect(fsSync.existsSync(path.join(root, SHARD_TEMP_MARK)), 'a clean close leaves no mark (the next open walks nothing)').to.equal(false)
   })
 
   it('leaves no log after a clean close; the store stays usable', async () => {

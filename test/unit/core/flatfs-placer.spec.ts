@@ -16,7 +16,7 @@ describe('core/blockstore/flatfs-placer', () => {
 
   it('its worker exits after 3 s without requests; the next write starts another and lands', async () => {
     const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-    const placer = new Placer(path.join(dir, 'temp'))
+    const placer = new Placer()
     try {
       await placer.write(item('one'))
       const first = workerOf(placer)
@@ -39,7 +39,7 @@ describe('core/blockstore/flatfs-placer', () => {
 
   it('a request that cannot be sent (bytes of a detached buffer) fails and leaves nothing behind: the worker still exits when idle', async () => {
     const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-    const placer = new Placer(path.join(dir, 'temp'))
+    const placer = new Placer()
     try {
       const ab = new ArrayBuffer(8)
       const bytes = new Uint8Array(ab)
@@ -62,7 +62,7 @@ describe('core/blockstore/flatfs-placer', () => {
 
   it('a request keeps the worker: the idle clock starts again when the last reply comes', async () => {
     const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-    const placer = new Placer(path.join(dir, 'temp'))
+    const placer = new Placer()
     try {
       await placer.write(item('a'))
       const first = workerOf(placer)
@@ -79,7 +79,7 @@ describe('core/blockstore/flatfs-placer', () => {
   })
 
   it('places views of a shared buffer with their own bytes only, and leaves the callers buffers usable', async () => {
-    const placer = new Placer(path.join(dir, 'temp'))
+    const placer = new Placer()
     try {
       const shared = Buffer.from('0123456789')
       const a = { ...item('a'), bytes: shared.subarray(2, 5) }

@@ -9,6 +9,7 @@ import { identity } from 'multiformats/hashes/identity'
 import { MemoryBlockstore } from 'blockstore-core/memory'
 import { FlatfsBlockstore, blockKey, shardOf, TEMP_DIR } from '../../../core/blockstore/flatfs.js'
 import { NodeBlockstore, getBlock } from '../../../core/blockstore/index.js'
+import { SHARD_TEMP_MARK, SHARD_TEMP_PREFIX } from '../../../core/blockstore/flatfs-placer.js'
 
 const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'))
 const text = (s: string): Uint8Array => new TextEncoder().encode(s)
@@ -207,7 +208,14 @@ describe('flatfs blockstore', () => {
     const err = await rejects(nosync.put(cid, bytes), /EEXIST|ENOTDIR/)
     expect((err as NodeJS.ErrnoException).code).to.be.oneOf(['EEXIST', 'ENOTDIR'])
     expect(await temps()).to.deep.equal([])
+    const shards = (await fs.readdir(path.join(dir, 'blocks'))).filter(n => n.length === 2)
+    for (const shard of shards) {
+      const names = await fs.readdir(path.join(dir, 'blocks', shard)).catch(() => [])
+      expect(names.filter(n => n.startsWith(SHARD_TEMP_PREFIX)), `temp files left in ${shard}`).to.deep.equal([])
+    }
+    expect(fsSync.existsSync(path.join(dir, 'blocks', SHARD_TEMP_MARK))).to.equal(true)
     await nosync.close()
+    expect(fsSync.existsSync(path.join(dir, 'blocks', SHARD_TEMP_MARK)), 'a clean close').to.equal(false)
   })
 })
 
