@@ -3,6 +3,8 @@
 // (utime+stime from /proc, client excluded) per add. Runs alternate between daemons so each pair shares the minute.
 // Usage: node scripts/bench/add-daemon.mjs [--runs 3] [--sync true|false|both] [--raw] [--tree DIR ...] [--no-kubo]
 //        [--data /tmp/bench-data] [--cpu-prof DIR] [--env I:KEY=VALUE]   (--tree: more tsipfs checkouts, e.g. a baseline worktree)
+//        [--dir N]: instead, one directory of N files of 1 KiB in one multipart request per run (rpc-bench.sh's
+//        10,000-file row, ../shared/bench/make-multipart.mjs): files/s and daemon CPU per file
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -28,6 +30,8 @@ const query = 'progress=false' + (raw ? '&cid-version=1&raw-leaves=true' : '')
 const localNode = path.join(root, 'node_modules', 'node', 'bin', 'node')
 const node22 = Number(process.versions.node.split('.')[0]) >= 22 || !fs.existsSync(localNode) ? process.execPath : localNode
 const SIZE = 256 * 1024 * 1024
+const dirFiles = value('--dir') == null ? undefined : Number(value('--dir'))
+const sharedMultipart = path.join(process.env.BENCH_DIR ?? '/work/shared/bench', 'make-multipart.mjs')
 const TICK = 100 // USER_HZ
 
 const freePort = async () => await new Promise((resolve) => {
@@ -113,8 +117,36 @@ function add (d, file) {
   return { mibs: SIZE / 1048576 / secs, cpu, cid, th }
 }
 
-const files = Array.from({ length: runs }, (_, i) => path.join(dataDir, `rand256-${i + 1}.bin`))
+/** one directory of dirFiles x 1 KiB (seeded: the same bytes for every daemon) -> files/s, CPU per file */
+function addDir (d, body) {
+  const c0 = cpuOf(d.daemon.pid)
+  const t0 = threadsOf(d.daemon.pid)
+  const r = spawnSync('curl', ['-sS', '-f', '-X', 'POST', '-H', `Content-Type: multipart/form-data; boundary=${body.boundary}`,
+    '--data-binary', `@${body.file}`, `${d.api}/api/v0/add?${query}`, '-w', '\n%{time_total}'], { encoding: 'utf8', maxBuffer: 1 << 26 })
+  const cpu = cpuOf(d.daemon.pid) - c0
+  const t1 = threadsOf(d.daemon.pid)
+  const th = Object.fromEntries(Object.keys(t1).map(k => [k, t1[k] - t0[k]]))
+  if (r.status !== 0) throw new Error(`${d.label} add failed: ${r.stderr}`)
+  const lines = r.stdout.split('\n').filter(l => l.trim() !== '')
+  const secs = Number(lines.at(-1))
+  if (lines.length - 1 < dirFiles + 1) throw new Error(`${d.label}: only ${lines.length - 1} rows`)
+  const cid = JSON.parse(lines.find(l => l.includes(`"${body.dir}"`))).Hash
+  return { rate: dirFiles / secs, cpu, cid, th }
+}
+
+const files = dirFiles != null ? [] : Array.from({ length: runs }, (_, i) => path.join(dataDir, `rand256-${i + 1}.bin`))
 for (const f of files) if (!fs.existsSync(f)) throw new Error(`missing ${f} (bash ../shared/bench/gen-data.sh)`)
+const bodies = []
+if (dirFiles != null) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'add-dir-'))
+  process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }))
+  for (let i = 1; i <= runs; i++) {
+    const file = path.join(tmp, `body-${i}`)
+    const r = spawnSync(process.execPath, [sharedMultipart, file, String(dirFiles), '1024', `r${i}`], { encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`make-multipart: ${r.stderr}`)
+    bodies.push({ file, boundary: r.stdout.trim(), dir: `bench-r${i}` })
+  }
+}
 const med = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] }
 for (const sync of syncs) {
   const daemons = []
@@ -126,6 +158,13 @@ for (const sync of syncs) {
   if (kubo != null) daemons.push(await start('kubo', undefined, sync))
   const res = new Map(daemons.map(d => [d.label, []]))
   try {
+    for (const body of bodies) {
+      for (const d of daemons) {
+        const r = addDir(d, body)
+        res.get(d.label).push(r)
+        process.stderr.write(`sync=${sync} ${d.label} ${body.dir} ${r.rate.toFixed(0)} files/s cpu ${(r.cpu * 1e6 / dirFiles).toFixed(0)} us/file (main u/s ${r.th.mainUser.toFixed(2)}/${r.th.mainSys.toFixed(2)}, others u/s ${r.th.otherUser.toFixed(2)}/${r.th.otherSys.toFixed(2)}) ${r.cid} load ${os.loadavg()[0].toFixed(1)}\n`)
+      }
+    }
     for (const f of files) {
       for (const d of daemons) {
         const r = add(d, f)
@@ -137,6 +176,11 @@ for (const sync of syncs) {
     for (const d of daemons) await stop(d)
   }
   for (const [label, rs] of res) {
+    if (dirFiles != null) {
+      const us = rs.map(r => r.cpu * 1e6 / dirFiles)
+      console.log(`sync=${sync} ${label.padEnd(16)} files/s ${rs.map(r => r.rate.toFixed(0)).join(' ')} (median ${med(rs.map(r => r.rate)).toFixed(0)})  CPU us/file ${us.map(u => u.toFixed(0)).join(' ')} (median ${med(us).toFixed(0)})`)
+      continue
+    }
     console.log(`sync=${sync}${raw ? ' raw' : ''} ${label.padEnd(16)} MiB/s ${rs.map(r => r.mibs.toFixed(0)).join(' ')} (median ${med(rs.map(r => r.mibs)).toFixed(0)})  CPU s/256MiB ${rs.map(r => r.cpu.toFixed(2)).join(' ')} (median ${med(rs.map(r => r.cpu)).toFixed(2)})`)
   }
   const cids = [...res.values()].map(rs => rs.map(r => r.cid).join(','))
