@@ -34,8 +34,12 @@ export interface FileBuilderOptions {
 
 /** boxo's depthRepeat for trickle DAGs */
 const DEPTH_REPEAT = 4
-/** leaves being hashed (on a worker thread) and stored while the next chunks are read */
-const LEAVES_AHEAD = 4
+/**
+ * leaves being hashed (on a worker thread) and queued for storing while the next chunks are read: with 4,
+ * the add's main thread waited for the oldest ~1-3 s per 256 MiB (load ~20; a leaf's promise also waits
+ * for room in the sink), with 16 ~0.1-0.7 s
+ */
+const LEAVES_AHEAD = 16
 
 /** Pulls chunks with one-chunk lookahead (boxo DagBuilderHelper Done/Next). */
 class Chunks {

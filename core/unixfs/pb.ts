@@ -186,7 +186,7 @@ export function allocChunk (length: number): Uint8Array {
 const freeChunks = new Map<number, ArrayBuffer[]>()
 /** buffers smaller than this are freed (the allocator's heap serves them cheaply) */
 const RECYCLE_MIN = 64 * 1024
-/** most bytes kept free (an add holds up to ~13 MiB of chunks in flight: three 4 MiB batches, the leaves ahead) */
+/** most bytes kept free (an add holds up to ~24 MiB of chunks in flight: five 4 MiB batches, the leaves ahead) */
 const RECYCLE_MAX = 16 * 1024 * 1024
 /** the free buffers go when no chunk was allocated for this long (an idle daemon keeps none) */
 const RECYCLE_IDLE_MS = 5_000
