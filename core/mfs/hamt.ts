@@ -153,13 +153,35 @@ export class Shard {
     return old
   }
 
-  /** Entries in shard order (walkTrie). */
+  /**
+   * Entries in shard order (walkTrie). The child shards of a shard not loaded yet are read together
+   * when it is reached; one generator for the whole tree.
+   */
   async * walk (io: BlockIO): AsyncGenerator<Link> {
-    const indices = [...this.children.keys()].sort((a, b) => a - b)
-    for (const idx of indices) {
-      const c = this.children.get(idx) as Child
+    const enter = (shard: Shard): { shard: Shard, indices: number[], next: number, loads: Map<number, Promise<Shard>> } => {
+      const indices = [...shard.children.keys()].sort((a, b) => a - b)
+      const loads = new Map<number, Promise<Shard>>()
+      for (const idx of indices) {
+        const c = shard.children.get(idx) as Child
+        if (c.kind === 'link') {
+          const p = shard.child(io, idx, c)
+          p.catch(() => {})
+          loads.set(idx, p)
+        }
+      }
+      return { shard, indices, next: 0, loads }
+    }
+    const stack = [enter(this)]
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1]
+      if (f.next >= f.indices.length) {
+        stack.pop()
+        continue
+      }
+      const idx = f.indices[f.next++]
+      const c = f.shard.children.get(idx) as Child
       if (c.kind === 'value') yield c.link
-      else yield * (await this.child(io, idx, c)).walk(io)
+      else stack.push(enter(await (f.loads.get(idx) ?? f.shard.child(io, idx, c))))
     }
   }
 

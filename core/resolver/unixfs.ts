@@ -304,23 +304,44 @@ async function loadShard (cid: CID, getBlock: GetBlockFn): Promise<{ pb: dagPb.P
   return { pb, fs }
 }
 
+/** One shard being walked: its links, the next one, and the loads of its child shards (started together). */
+interface ShardFrame {
+  pb: dagPb.PBNode
+  padLen: number
+  shards: Map<number, Promise<{ pb: dagPb.PBNode, fs: UnixfsData }>>
+  next: number
+}
+
+/**
+ * A HAMT's entries in shard order. Each level's child shards are fetched together and walked in
+ * link order; one generator for the whole tree (no generator per shard for every entry to pass).
+ */
 async function * walkShard (pb: dagPb.PBNode, fs: UnixfsData, getBlock: GetBlockFn): AsyncGenerator<DirLink> {
-  const { padLen } = hamtParams(fs)
-  // fetch the child shards of this level together, walk them in link order
-  const shards = new Map<number, Promise<{ pb: dagPb.PBNode, fs: UnixfsData }>>()
-  pb.Links.forEach((l, i) => {
-    if ((l.Name ?? '').length === padLen) shards.set(i, quiet(loadShard(l.Hash, getBlock)))
-  })
-  for (let i = 0; i < pb.Links.length; i++) {
-    const l = pb.Links[i]
+  const enter = (pb: dagPb.PBNode, fs: UnixfsData): ShardFrame => {
+    const { padLen } = hamtParams(fs)
+    const shards = new Map<number, Promise<{ pb: dagPb.PBNode, fs: UnixfsData }>>()
+    pb.Links.forEach((l, i) => {
+      if ((l.Name ?? '').length === padLen) shards.set(i, quiet(loadShard(l.Hash, getBlock)))
+    })
+    return { pb, padLen, shards, next: 0 }
+  }
+  const stack = [enter(pb, fs)]
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]
+    if (f.next >= f.pb.Links.length) {
+      stack.pop()
+      continue
+    }
+    const i = f.next++
+    const l = f.pb.Links[i]
     const name = l.Name ?? ''
-    if (name.length < padLen) throw new RpcError(`invalid link name '${name}'`)
-    const shard = shards.get(i)
+    if (name.length < f.padLen) throw new RpcError(`invalid link name '${name}'`)
+    const shard = f.shards.get(i)
     if (shard != null) {
       const child = await shard
-      yield * walkShard(child.pb, child.fs, getBlock)
+      stack.push(enter(child.pb, child.fs))
     } else {
-      yield { name: name.slice(padLen), cid: l.Hash, tsize: l.Tsize ?? 0 }
+      yield { name: name.slice(f.padLen), cid: l.Hash, tsize: l.Tsize ?? 0 }
     }
   }
 }

@@ -24,13 +24,20 @@ interface LinkContext {
   signal: AbortSignal
 }
 
-/** coreapi processLink: an entry's type, size, target, mode and mtime. */
-async function processLink (link: DirLink, ctx: LinkContext): Promise<LsLink> {
+/** What processLink knows without reading the child. */
+function linkOf (link: DirLink, ctx: LinkContext): LsLink {
   const out: LsLink = { Name: link.name, Hash: ctx.encoder.encode(link.cid), Size: 0, Type: 0, Target: '', Mode: 0, ModTime: ZERO_TIME }
   if (link.cid.code === RAW_CODEC) {
     out.Type = LS_TYPE.File
     out.Size = link.tsize
-  } else if (link.cid.code === DAG_PB_CODEC && ctx.resolveChildren) {
+  }
+  return out
+}
+
+/** coreapi processLink: an entry's type, size, target, mode and mtime. */
+async function processLink (link: DirLink, ctx: LinkContext): Promise<LsLink> {
+  const out = linkOf(link, ctx)
+  if (link.cid.code === DAG_PB_CODEC && ctx.resolveChildren) {
     const pb = decodePb(await ctx.resolver.getBlock(link.cid, { signal: ctx.signal }))
     const fs = decodeUnixfsData(pb.Data)
     switch (fs.type) {
@@ -151,6 +158,11 @@ The JSON output contains type information.`,
     const ctx: LinkContext = { resolver, encoder: cidEncoder, resolveChildren: options.resolveType || options.size, signal }
     const entries = async function * (arg: string): AsyncGenerator<LsLink> {
       const { cid, block } = await resolver.resolveNode(arg, { signal })
+      // --resolve-type=false --size=false: no child is read
+      if (!ctx.resolveChildren) {
+        for await (const l of lsLinks(cid, block, ctx)) yield linkOf(l, ctx)
+        return
+      }
       yield * mapOrdered(lsLinks(cid, block, ctx), async l => await processLink(l, ctx), ctx.resolveChildren ? CONCURRENCY : 1)
     }
     if (options.stream === true) {

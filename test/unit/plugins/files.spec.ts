@@ -249,6 +249,26 @@ describe('plugins/files', function () {
       })
     }
 
+    it('files ls of a copied HAMT of several levels lists every entry once, in shard (hash) order, and the shards stay as they were', async () => {
+      const s = await session({ UnixFSHAMTDirectorySizeThreshold: '1B', UnixFSHAMTDirectoryMaxFanout: 8 })
+      try {
+        const names = Array.from({ length: 300 }, (_, i) => `e${i}`)
+        const rows = await s.node.invoke('add', { files: filesOf(...names.map(n => ({ path: `d/${n}`, content: n }))), options: { quiet: true } })
+        const root = rows[rows.length - 1].Hash as string
+        await s.inv('cp', [`/ipfs/${root}`, '/d'])
+        const { murmur364 } = await import('@multiformats/murmur3')
+        const hashOf = (n: string): string => Buffer.from((murmur364.digest(Buffer.from(n)) as { digest: Uint8Array }).digest).toString('hex')
+        const expected = [...names].sort((a, b) => hashOf(a) < hashOf(b) ? -1 : 1)
+        for (let pass = 0; pass < 2; pass++) {
+          // the second pass walks the shards the first one loaded
+          expect((await s.inv('ls', ['/d'], { U: true })).Entries.map((e: any) => e.Name)).to.deep.equal(expected)
+        }
+        expect(await s.hash('/d')).to.equal(root)
+      } finally {
+        await s.node.stop()
+      }
+    })
+
     it('t0250: a 5960-entry HAMT becomes basic after 5 removals and the same HAMT again after re-adding them', async () => {
       const s = await session()
       try {
