@@ -80,6 +80,19 @@ export function lengthPrefixed (message: Uint8Array): Uint8Array {
   return out
 }
 
+/**
+ * The outer signal or REQUEST_TIMEOUT_MS, whichever comes first; done() clears the timer and the listener
+ * (AbortSignal.any + AbortSignal.timeout per request left a 10 s timer and a weak-ref registration behind each).
+ */
+function requestSignal (outer?: AbortSignal): { signal: AbortSignal, done: () => void } {
+  const controller = new AbortController()
+  const timer = setTimeout(() => { controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')) }, REQUEST_TIMEOUT_MS)
+  const onAbort = (): void => { controller.abort(outer?.reason) }
+  if (outer?.aborted === true) controller.abort(outer.reason)
+  else outer?.addEventListener('abort', onAbort, { once: true })
+  return { signal: controller.signal, done: () => { clearTimeout(timer); outer?.removeEventListener('abort', onAbort) } }
+}
+
 async function drained (stream: Stream, signal: AbortSignal): Promise<void> {
   signal.throwIfAborted()
   await new Promise<void>((resolve, reject) => {
@@ -223,7 +236,15 @@ export class ValueLookup {
 
   /** One GET_VALUE exchange on the peer's kept stream (a new one when it has none, it is busy or it fails). */
   private async request (target: LookupTarget, c: Candidate, message: Uint8Array, outer?: AbortSignal): Promise<Answer> {
-    const signal = outer != null ? AbortSignal.any([outer, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+    const { signal, done } = requestSignal(outer)
+    try {
+      return await this.requestOn(target, c, message, signal)
+    } finally {
+      done()
+    }
+  }
+
+  private async requestOn (target: LookupTarget, c: Candidate, message: Uint8Array, signal: AbortSignal): Promise<Answer> {
     const slot = `${target.protocol} ${c.id.toString()}`
     const kept = this.senders.get(slot)
     if (kept != null && !kept.busy && usable(kept.stream)) {
