@@ -3,7 +3,7 @@
 import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
 import type { Logger } from '../core/logger/index.js'
-import { createRequestScope } from '../core/request-scope.js'
+import { requestCradle } from '../core/request-scope.js'
 import { camelize } from './coerce.js'
 import { runPrepared } from './run.js'
 import type { GlobalOptionValues, Outcome, Prepared, TextCall } from './types.js'
@@ -37,7 +37,7 @@ export async function execute (prepared: Prepared, container: AwilixContainer<Cr
   if (command.status === 'deprecated') {
     container.cradle.registry.onDeprecated(pathText, command.replacement)
   }
-  const scope = createRequestScope(container, {
+  const deps = requestCradle(container, {
     signal: init.signal,
     log: getLog,
     // Kubo cmdenv.GetApi: --offline, else the deprecated --local
@@ -45,5 +45,5 @@ export async function execute (prepared: Prepared, container: AwilixContainer<Cr
     cidBase: options.cidBase,
     upgradeCidv0InOutput: prepared.given.has('upgrade-cidv0-in-output') ? options.upgradeCidv0InOutput : undefined
   })
-  return await runPrepared(prepared, scope.cradle, { signal: init.signal, log: getLog, options })
+  return await runPrepared(prepared, deps, { signal: init.signal, log: getLog, options })
 }

@@ -214,6 +214,8 @@ export class GroupLog {
   private idle: NodeJS.Timeout | undefined
   /** writes blocks into place and fsyncs them, on a worker thread */
   private readonly placer: Placer
+  /** `dir` with one trailing separator */
+  private readonly root: string
   /** blocks to place, not sent to the worker yet */
   private batch: PlaceBatch | undefined
   private batchTimer: NodeJS.Timeout | undefined
@@ -224,11 +226,13 @@ export class GroupLog {
     this.logs = LOG_FILES.map(name => ({ file: path.join(dir, name), epoch: 0, tail: HEADER, fresh: true, files: new Set<string>(), dirs: new Set<string>(), writing: new Set<Promise<void>>(), failed: new Map<string, Uint8Array>(), syncing: new Set<Promise<void>>(), chain: Promise.resolve(undefined), gen: 0 }))
     this.logs[0].epoch = ++this.epoch
     this.placer = new Placer()
+    this.root = path.join(dir, path.sep)
   }
 
+  /** path.join(this.dir, shard) and the file in it, without normalizing the parts we make (hot path) */
   private fileOf (key: string): { file: string, dir: string } {
-    const dir = path.join(this.dir, shardOf(key))
-    return { file: path.join(dir, key + '.data'), dir }
+    const dir = this.root + shardOf(key)
+    return { file: dir + path.sep + key + '.data', dir }
   }
 
   /** A block acknowledged but maybe not in place yet. */

@@ -68,9 +68,9 @@ export async function sweepShardTemps (root: string): Promise<number> {
   return removed
 }
 
-/** Forget the mark (the caller removes it, e.g. at a clean close): the next write into place makes it again. */
+/** Remove the mark (at a clean close) and forget what `made` knew (the folders, the mark): the next write makes it again. */
 export async function clearShardTempMark (root: string, made?: Set<string>): Promise<void> {
-  made?.delete(root + path.sep + SHARD_TEMP_MARK)
+  made?.clear()
   await fs.rm(path.join(root, SHARD_TEMP_MARK), { force: true })
 }
 
