@@ -13,6 +13,8 @@ export const RECORD_PREFIXES = ['/dht/record/', '/dht-lan/record/', '/ipns/', '/
 export const MAX_ENTRIES = 1024
 /** larger values are not kept */
 export const MAX_VALUE = 16 * 1024
+/** longer keys are not kept (a record key is ~80 chars; a peer's GET_VALUE may name any key, a miss up to 4 MiB) */
+export const MAX_KEY = 256
 
 /** a key the store does not hold: the class of the error its get threw (datastore-level's NotFoundError) */
 interface Missing { missing: new () => Error }
@@ -31,7 +33,7 @@ export function cacheRecordReads (ds: Datastore, prefixes: string[] = RECORD_PRE
   const cache = new Map<string, Entry>()
   // bumped by every write of a cached key: a read that started before it does not fill the cache
   let generation = 0
-  const cached = (s: string): boolean => prefixes.some(p => s.startsWith(p))
+  const cached = (s: string): boolean => s.length <= MAX_KEY && prefixes.some(p => s.startsWith(p))
   const keep = (s: string, e: Entry): void => {
     if (e instanceof Uint8Array && e.byteLength > MAX_VALUE) return
     cache.delete(s)

@@ -3,7 +3,7 @@ import chaiAsPromised from 'chai-as-promised'
 import sinon from 'sinon'
 import { MemoryDatastore } from 'datastore-core'
 import { Key } from 'interface-datastore'
-import { cacheRecordReads, MAX_ENTRIES } from '../../../core/routing/record-cache.js'
+import { cacheRecordReads, MAX_ENTRIES, MAX_KEY } from '../../../core/routing/record-cache.js'
 
 use(chaiAsPromised)
 
@@ -92,6 +92,19 @@ describe('record read cache (core/routing/record-cache)', () => {
     expect(text(await pending)).to.equal('old')
     slow.callsFake(async (key, options) => await realGet(key, options))
     expect(text(await ds.get(REC))).to.equal('new')
+  })
+
+  it('keeps no key longer than MAX_KEY (a peer\'s GET_VALUE may name any key up to the 4 MiB message size)', async () => {
+    const { ds, reads, cache } = store()
+    await ds.put(REC, bytes('v1'))
+    await ds.get(REC)
+    // what a kad-dht server reads for a long key it was asked for: a miss
+    const long = new Key('/dht/record/' + 'A'.repeat(MAX_KEY))
+    for (let i = 0; i < 2; i++) await expect(ds.get(long)).to.be.rejected.then((err: Error) => { expect(err.name).to.equal('NotFoundError') })
+    await ds.put(long, bytes('v'))
+    expect(text(await ds.get(long))).to.equal('v')
+    expect(cache.size()).to.equal(1)
+    expect(reads.callCount).to.equal(4)
   })
 
   it('holds at most MAX_ENTRIES keys', async () => {
