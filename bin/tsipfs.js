@@ -16,15 +16,16 @@ process.env.UV_THREADPOOL_SIZE ??= '64'
  * Node flags of a long-running daemon (TSIPFS_DAEMON_NODE_FLAGS replaces them; '' for none). With
  * them the daemon's RSS after the benchmark run went from ~300 to ~190 MiB, add/cat/gateway speed unchanged:
  * - old generation: after a full GC it may grow by half its live size (V8 allows up to 4x under a high
- *   allocation rate, and a daemon under load allocates fast), but no full GC is started below 64 MiB
+ *   allocation rate, and a daemon under load allocates fast), but no full GC is started below 48 MiB
  *   (without that floor the buffers of a large add, counted as external memory, force a full GC every
- *   few MiB and add slows down by a third); an online daemon (no --offline) gets 128 MiB: dead block and
+ *   few MiB and add slows down by a third; 48 instead of 64: 12-15 MiB less RSS after the 10,000-file add
+ *   and gateway wrk, add and gateway CPU the same in A/B under load ~22); an online daemon (no --offline) gets 128 MiB: dead block and
  *   socket buffers count against that limit, and with 64 a 256 MiB bitswap transfer did ~20 full GCs on
  *   the receiver and ~13 on the sender (128: 5-6 and 0-3, a third less CPU per MiB on both sides);
  * - young generation: 4 MiB semi-spaces instead of 16 offline (8 MiB less RSS than 8 once a load grew it;
  *   gateway, add and 10,000-file add CPU the same, A/B under load ~25); online 8 (bitswap measured with 8).
  */
-const DAEMON_NODE_FLAGS = ['--heap-growing-percent=50', '--initial-old-space-size=64', '--max-semi-space-size=4']
+const DAEMON_NODE_FLAGS = ['--heap-growing-percent=50', '--initial-old-space-size=48', '--max-semi-space-size=4']
 const ONLINE_OLD_SPACE = '--initial-old-space-size=128'
 const ONLINE_SEMI_SPACE = '--max-semi-space-size=8'
 

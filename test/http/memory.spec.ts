@@ -76,7 +76,7 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
       if (process.platform === 'linux') {
         const args = readFileSync(`/proc/${d.proc.pid ?? 0}/cmdline`, 'utf8').split('\0')
         expect(args).to.include.members(['--heap-growing-percent=50', '--initial-old-space-size=128', '--max-semi-space-size=8'])
-        expect(args).to.not.include('--initial-old-space-size=64')
+        expect(args).to.not.include('--initial-old-space-size=48')
         expect(args).to.not.include('--max-semi-space-size=4')
       }
       expect(loaded.some(u => /\/node_modules\/@libp2p\/kad-dht\//.test(u))).to.equal(true)
@@ -94,7 +94,7 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
     try {
       // the same PID answers the API (the launcher replaced itself), started with the flags
       const args = cmdline(d)
-      expect(args).to.include.members(['--heap-growing-percent=50', '--initial-old-space-size=64', '--max-semi-space-size=4'])
+      expect(args).to.include.members(['--heap-growing-percent=50', '--initial-old-space-size=48', '--max-semi-space-size=4'])
       expect(args.slice(-3, -1)).to.deep.equal(['daemon', '--offline'])
       expect(environ(d)).to.include.members(['MALLOC_MMAP_THRESHOLD_=65536', 'MALLOC_ARENA_MAX=2'])
       expect((await fetch(`${d.url}/api/v0/id`, { method: 'POST' })).status).to.equal(200)
