@@ -65,22 +65,32 @@ export function cacheRecordReads (ds: Datastore, prefixes: string[] = RECORD_PRE
     if (g === generation) keep(s, copy(value))
     return value
   }
+  /**
+   * Runs a write of `keys` without the caller's signal (datastore-level only races it: the LevelDB write goes on)
+   * and forgets them again once the store has it; the caller stops waiting when its signal aborts.
+   */
+  const write = async <T>(keys: string[], options: AbortOptions | undefined, op: (o?: AbortOptions) => Promise<T>): Promise<T> => {
+    if (keys.length === 0) return await op(options)
+    const signal = options?.signal
+    signal?.throwIfAborted()
+    for (const s of keys) forget(s)
+    // what the store holds now (or, if the write failed, unknown: not kept)
+    const done = op(signal == null ? options : { ...options, signal: undefined }).finally(() => { for (const s of keys) forget(s) })
+    if (signal == null) return await done
+    done.catch(() => {})
+    return await new Promise<T>((resolve, reject) => {
+      const onAbort = (): void => { reject(signal.reason) }
+      signal.addEventListener('abort', onAbort, { once: true })
+      done.then(resolve, reject).finally(() => { signal.removeEventListener('abort', onAbort) })
+    })
+  }
   ds.put = async (key: Key, value: Uint8Array, options?: AbortOptions): Promise<Key> => {
     const s = key.toString()
-    if (!cached(s)) return await put(key, value, options)
-    forget(s)
-    try {
-      return await put(key, value, options)
-    } finally {
-      // what the store holds now (or, if the put failed, unknown: not kept)
-      forget(s)
-    }
+    return await write(cached(s) ? [s] : [], options, async o => await put(key, value, o))
   }
   ds.delete = async (key: Key, options?: AbortOptions): Promise<void> => {
     const s = key.toString()
-    if (!cached(s)) { await del(key, options); return }
-    forget(s)
-    try { await del(key, options) } finally { forget(s) }
+    await write(cached(s) ? [s] : [], options, async o => { await del(key, o) })
   }
   ds.batch = (): Batch => {
     const b = batch()
@@ -90,10 +100,7 @@ export function cacheRecordReads (ds: Datastore, prefixes: string[] = RECORD_PRE
     const commit = b.commit.bind(b)
     b.put = (key: Key, value: Uint8Array) => { const s = key.toString(); if (cached(s)) touched.push(s); bput(key, value) }
     b.delete = (key: Key) => { const s = key.toString(); if (cached(s)) touched.push(s); bdel(key) }
-    b.commit = async (options?: AbortOptions) => {
-      for (const s of touched) forget(s)
-      try { await commit(options) } finally { for (const s of touched) forget(s) }
-    }
+    b.commit = async (options?: AbortOptions) => { await write(touched, options, async o => { await commit(o) }) }
     return b
   }
   return { size: () => cache.size }

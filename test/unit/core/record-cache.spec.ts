@@ -107,6 +107,44 @@ describe('record read cache (core/routing/record-cache)', () => {
     expect(reads.callCount).to.equal(4)
   })
 
+  it('a write whose caller stopped waiting (its signal aborted) still lands: no read kept meanwhile hides it', async () => {
+    for (const kind of ['put', 'delete', 'batch'] as const) {
+      const ds = new MemoryDatastore()
+      await ds.put(REC, bytes('old'))
+      // datastore-level: the caller's signal only races the LevelDB write, which goes on and lands later
+      let release!: () => void
+      const gate = new Promise<void>(resolve => { release = resolve })
+      const race = async <T>(p: Promise<T>, signal?: AbortSignal): Promise<T> => await new Promise<T>((resolve, reject) => {
+        signal?.addEventListener('abort', () => { reject(signal.reason) })
+        p.then(resolve, reject)
+      })
+      const realPut = ds.put.bind(ds)
+      const realDelete = ds.delete.bind(ds)
+      const realBatch = ds.batch.bind(ds)
+      sinon.stub(ds, 'put').callsFake(async (key, value, options) => await race(gate.then(async () => await realPut(key, value)), options?.signal))
+      sinon.stub(ds, 'delete').callsFake(async (key, options) => { await race(gate.then(async () => { await realDelete(key) }), options?.signal) })
+      sinon.stub(ds, 'batch').callsFake(() => {
+        const b = realBatch()
+        return { put: b.put.bind(b), delete: b.delete.bind(b), commit: async (options) => { await race(gate.then(async () => { await b.commit() }), options?.signal) } }
+      })
+      cacheRecordReads(ds)
+      const controller = new AbortController()
+      const write = kind === 'put'
+        ? ds.put(REC, bytes('new'), { signal: controller.signal })
+        : kind === 'delete'
+          ? ds.delete(REC, { signal: controller.signal })
+          : (() => { const b = ds.batch(); b.put(REC, bytes('new')); return b.commit({ signal: controller.signal }) })()
+      controller.abort()
+      await expect(write).to.be.rejected
+      expect(text(await ds.get(REC))).to.equal('old')
+      release()
+      await gate
+      await new Promise(resolve => setImmediate(resolve))
+      if (kind === 'delete') expect((await Promise.resolve().then(async () => await ds.get(REC)).then(() => undefined, (err: Error) => err))?.name, kind).to.equal('NotFoundError')
+      else expect(text(await ds.get(REC)), kind).to.equal('new')
+    }
+  })
+
   it('holds at most MAX_ENTRIES keys', async () => {
     const { ds, cache } = store()
     for (let i = 0; i < MAX_ENTRIES + 10; i++) {
