@@ -58,6 +58,8 @@ export interface LogInit {
   logSize?: number
   /** files fsynced at once by a checkpoint (default 64) */
   concurrency?: number
+  /** ms without puts after which the active log is checkpointed (default 1 s) */
+  idleMs?: number
 }
 
 interface Op {
@@ -195,6 +197,7 @@ export class GroupLog {
   private epoch = 0
   private readonly size: number
   private readonly concurrency: number
+  private readonly idleMs: number
   private queue: Op[] = []
   /** a round is being prepared and written, or a switch or close runs: no other round starts */
   private preparing = false
@@ -223,6 +226,7 @@ export class GroupLog {
   constructor (private readonly dir: string, private readonly tempDir: string, init: LogInit = {}) {
     this.size = Math.max(init.logSize ?? 4 * 1024 * 1024, HEADER + REC + 1024 + LOG_BLOCK_MAX)
     this.concurrency = init.concurrency ?? 64
+    this.idleMs = init.idleMs ?? IDLE_MS
     this.logs = LOG_FILES.map(name => ({ file: path.join(dir, name), epoch: 0, tail: HEADER, fresh: true, files: new Set<string>(), dirs: new Set<string>(), writing: new Set<Promise<void>>(), failed: new Map<string, Uint8Array>(), syncing: new Set<Promise<void>>(), chain: Promise.resolve(undefined), gen: 0 }))
     this.logs[0].epoch = ++this.epoch
     this.placer = new Placer()
@@ -273,7 +277,7 @@ export class GroupLog {
       if (deletes) this.deleting = false
       if (this.queue.length > 0) { this.kick(); return }
       if (this.rounds > 0 || this.preparing || this.idle !== undefined) return
-      this.idle = setTimeout(() => { this.idle = undefined; this.onIdle() }, IDLE_MS)
+      this.idle = setTimeout(() => { this.idle = undefined; this.onIdle() }, this.idleMs)
       this.idle.unref()
     })
   }

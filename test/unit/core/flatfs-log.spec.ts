@@ -23,13 +23,16 @@ const blocks = async (n: number, tag: string, size = 0): Promise<Array<{ cid: CI
     return { cid: await raw(bytes), bytes }
   }))
 
+/** no idle checkpoint during a spec: a crash copy taken after settle() must still find the log (a slow run took it after the 1 s one) */
+const NO_IDLE = { logIdleMs: 3_600_000 }
+
 describe('flatfs group-commit log', () => {
   let dir: string
   let store: FlatfsBlockstore
 
   beforeEach(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tsipfs-flatfs-log-'))
-    store = new FlatfsBlockstore(path.join(dir, 'blocks'))
+    store = new FlatfsBlockstore(path.join(dir, 'blocks'), NO_IDLE)
     await store.open()
   })
 
@@ -198,7 +201,7 @@ describe('flatfs group-commit log', () => {
   })
 
   it('takes turns between two logs, checkpointing the full one, and replays both in order', async () => {
-    store = new FlatfsBlockstore(path.join(dir, 'blocks'), { logSize: 70 * 1024 })
+    store = new FlatfsBlockstore(path.join(dir, 'blocks'), { ...NO_IDLE, logSize: 70 * 1024 })
     await store.open()
     const items = await blocks(200, 'turns', 1024)
     for (let i = 0; i < items.length; i += 10) {
@@ -349,6 +352,25 @@ describe('flatfs group-commit log', () => {
     }
     await store.close()
     expect(fsSync.existsSync(path.join(root, SHARD_TEMP_MARK)), 'a clean close leaves no mark (the next open walks nothing)').to.equal(false)
+  })
+
+  it('checkpoints the active log once no put came for the idle time (logIdleMs)', async () => {
+    await store.close()
+    store = new FlatfsBlockstore(path.join(dir, 'blocks'), { logIdleMs: 50 })
+    await store.open()
+    const items = await blocks(3, 'idle')
+    await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
+    await store.settle()
+    const root = path.join(dir, 'blocks')
+    const records = async (): Promise<number> => {
+      let n = 0
+      for (const name of await logsIn(root)) n += parseLog(await fs.readFile(path.join(root, name))).length
+      return n
+    }
+    expect(await records(), 'logged first').to.equal(3)
+    for (let i = 0; i < 250 && await records() > 0; i++) await new Promise(resolve => setTimeout(resolve, 20))
+    expect(await records(), 'checkpointed: no record left').to.equal(0)
+    for (const { cid, bytes } of items) expect(await fs.readFile(fileOf(root, cid))).to.deep.equal(Buffer.from(bytes))
   })
 
   it('leaves no log after a clean close; the store stays usable', async () => {
