@@ -28,6 +28,8 @@ process.env.UV_THREADPOOL_SIZE ??= '64'
 const DAEMON_NODE_FLAGS = ['--heap-growing-percent=50', '--initial-old-space-size=48', '--max-semi-space-size=4']
 const ONLINE_OLD_SPACE = '--initial-old-space-size=128'
 const ONLINE_SEMI_SPACE = '--max-semi-space-size=8'
+/** an argument that makes the daemon offline as the CLI parses it: --offline, --local or -L, one or two dashes, =<Go true> */
+const OFFLINE_ARG = /^--?(offline|local|L)(=(1|t|T|TRUE|true|True))?$/
 
 /**
  * glibc malloc settings of a daemon (read by glibc at process start; a value already in the environment
@@ -45,7 +47,7 @@ function nodeFlags () {
   // a false positive (a file named "daemon") only runs that command with the daemon's heap settings
   if (!args.includes('daemon')) return []
   const override = process.env.TSIPFS_DAEMON_NODE_FLAGS
-  const online = !args.some(a => a === '--offline' || a === '--offline=true')
+  const online = !args.some(a => OFFLINE_ARG.test(a))
   const wanted = override != null
     ? override.split(/\s+/).filter(f => f !== '')
     : DAEMON_NODE_FLAGS.map(f => !online ? f : f.startsWith('--initial-old-space-size=') ? ONLINE_OLD_SPACE : f.startsWith('--max-semi-space-size=') ? ONLINE_SEMI_SPACE : f)

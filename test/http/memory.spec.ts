@@ -114,6 +114,27 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
     }
   })
 
+  it('the launcher tells an offline daemon by every form the CLI takes (--offline=1, -offline, --local, -L, ...)', function () {
+    if (process.platform !== 'linux') skipWithReason(this, `the daemon re-exec needs process.execve (this is ${process.platform})`)
+    const repo = mkdtempSync(path.join(os.tmpdir(), 'tsipfs-test-'))
+    try {
+      // `daemon --help` is re-executed with the daemon's flags, prints the help and exits: its exit line has them
+      const flagsOf = (args: string[]): string => {
+        const r = runCli(repo, ['daemon', ...args, '--help'], { env: { NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`, TSIPFS_TEST_EXECARGV: '1' } })
+        expect(r.status, args.join(' ')).to.equal(0)
+        return r.stderr.match(/^EXECARGV .*$/m)?.[0] ?? ''
+      }
+      for (const offline of [['--offline'], ['--offline=1'], ['--offline=True'], ['-offline'], ['--local'], ['-L'], ['--local=t']]) {
+        expect(flagsOf(offline), offline.join(' ')).to.include('--max-semi-space-size=4').and.not.include('--initial-old-space-size=128')
+      }
+      for (const online of [[], ['--offline=false'], ['--offline=0'], ['--local=f']]) {
+        expect(flagsOf(online), online.join(' ')).to.include('--initial-old-space-size=128')
+      }
+    } finally {
+      rmSync(repo, { recursive: true, force: true })
+    }
+  })
+
   it('other commands run without re-exec', () => {
     const repo = mkdtempSync(path.join(os.tmpdir(), 'tsipfs-test-'))
     try {
