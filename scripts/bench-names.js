@@ -3,6 +3,8 @@
 // Usage: node scripts/bench-names.js [--nodes 5] [--resolves 10] [--messages 500] [--kinds tsipfs,kubo]
 // (--messages 0: names only, no pubsub part) [--warmup 0] (messages published first, not counted)
 // [--parts resolve,pubsub] [--prof DIR] (--prof: the two pubsub tsipfs daemons write node --cpu-prof files to DIR)
+// [--late-resolver] (the resolving node starts after the publish, so it holds no DHT copy of the record: Kubo
+// answers from its own copy at once when it has one, without waiting for peers; this measures a real lookup on both)
 // For each kind, with the multi-node harness on loopback:
 // - a private DHT of N daemons (each connected to node 0 and one earlier node); node 0 publishes a name
 //   (ttl 1m), the last node (not connected to node 0) resolves it: `name resolve --nocache` (uncached: a DHT
@@ -26,6 +28,7 @@ const WARMUP = Number(opt('--warmup', '0'))
 const kinds = opt('--kinds', 'tsipfs,kubo').split(',')
 const parts = opt('--parts', 'resolve,pubsub').split(',')
 const PROF = opt('--prof', undefined)
+const LATE = argv.includes('--late-resolver')
 const { Cluster, waitFor } = await import(path.join(root, 'dist', 'test', 'helpers', 'cluster.js'))
 
 const log = (m) => { process.stderr.write(`[bench-names ${new Date().toTimeString().slice(0, 8)}] ${m}\n`) }
@@ -42,7 +45,10 @@ async function bench (kind) {
   const cluster = new Cluster({ label: `bench-names-${kind}` })
   try {
     const nodes = []
+    let cid, Name
+    const publish = async () => { cid = await nodes[0].add(`bench ${Date.now()}`); ({ Name } = await nodes[0].call('name/publish', [cid], { ttl: '1m' })) }
     for (let i = 0; i < N; i++) {
+      if (LATE && i === N - 1 && parts.includes('resolve')) { await new Promise(resolve => setTimeout(resolve, 3000)); await publish() }
       const env = PROF != null && kind === 'tsipfs' && i < 2 ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(PROF)}` } : undefined
       const n = await cluster[kind]({ name: `${kind}${i}`, config: CONFIG, env })
       for (const to of new Set([nodes[0], nodes[nodes.length - 1]].filter(Boolean))) await n.call('swarm/connect', [to.addr()])
@@ -57,8 +63,7 @@ async function bench (kind) {
     let uncachedCpu = { resolver: NaN, all: NaN }
     let cachedCpu = NaN
     if (parts.includes('resolve')) {
-    const cid = await a.add(`bench ${Date.now()}`)
-    const { Name } = await a.call('name/publish', [cid], { ttl: '1m' })
+    if (Name == null) await publish()
     await waitFor(async () => { try { return (await z.call('name/resolve', [Name], { nocache: true })).Path === `/ipfs/${cid}` } catch { return false } }, { timeout: 60_000, what: 'first resolve' })
     // CPU of every daemon during the uncached resolves (the resolver's and the answering peers'), per resolve
     const cpuAll = () => nodes.reduce((sum, n) => sum + cpuMs(n), 0)
@@ -156,7 +161,7 @@ const rows = [
   ['daemon CPU per message: publisher / subscriber, ms', r => `${f(r.pubCpu)} / ${f(r.subCpu)}`]
 ]
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
-let md = `| ${N}-node private DHT, loopback (load ${load}) | ${results.map(r => r.kind).join(' | ')} |\n| --- |${results.map(() => ' --- |').join('')}\n`
+let md = `| ${N}-node private DHT, loopback${LATE ? ', resolver started after the publish' : ''} (load ${load}) | ${results.map(r => r.kind).join(' | ')} |\n| --- |${results.map(() => ' --- |').join('')}\n`
 for (const [label, fn] of (MESSAGES === 0 ? rows.slice(0, 4) : rows).filter((_, i) => parts.includes(i < 4 ? 'resolve' : 'pubsub'))) md += `| ${label} | ${results.map(fn).join(' | ')} |\n`
 mkdirSync(path.join(root, '.cache', 'bench-results'), { recursive: true })
 writeFileSync(path.join(root, '.cache', 'bench-results', 'names.md'), md)
