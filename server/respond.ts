@@ -186,6 +186,8 @@ async function pumpRows<T> (ctx: Context, first: IteratorResult<T> | undefined, 
   const write = async (v: T): Promise<void> => {
     const e = encode(v)
     if (batch && typeof e === 'string') {
+      // the timer's writes do not wait: a slow client holds the source back here
+      if (res.writableLength >= PUMP_AHEAD) { flush(); await drained(res) }
       rows += e
       if (rows.length < ROWS_BATCH) { timer ??= setImmediate(flush); return }
       flush()
