@@ -260,9 +260,15 @@ describe('plugins/files', function () {
         const hashOf = (n: string): string => Buffer.from((murmur364.digest(Buffer.from(n)) as { digest: Uint8Array }).digest).toString('hex')
         const expected = [...names].sort((a, b) => hashOf(a) < hashOf(b) ? -1 : 1)
         for (let pass = 0; pass < 2; pass++) {
-          // the second pass walks the shards the first one loaded
+          // listing keeps no shard it read: the second pass reads them again
           expect((await s.inv('ls', ['/d'], { U: true })).Entries.map((e: any) => e.Name)).to.deep.equal(expected)
         }
+        expect(await s.hash('/d')).to.equal(root)
+        // a changed shard is listed from memory, the others from their blocks
+        await s.write('/d/new-entry', 'n', { create: true })
+        const withNew = [...expected, 'new-entry'].sort((a, b) => hashOf(a) < hashOf(b) ? -1 : 1)
+        expect((await s.inv('ls', ['/d'], { U: true })).Entries.map((e: any) => e.Name)).to.deep.equal(withNew)
+        await s.inv('rm', ['/d/new-entry'])
         expect(await s.hash('/d')).to.equal(root)
       } finally {
         await s.node.stop()
