@@ -442,12 +442,13 @@ export class GroupLog {
       if (end + len > this.size) break
       this.queue.shift()
       const was = state.get(q.key) ?? this.pending.get(q.key)?.op
-      const { file } = this.fileOf(q.key)
       let logged = false
       let dup = false
       if (q.op === 'put') {
-        // already durable: logged before, or a file with no log record (checkpointed or written with fsync)
-        dup = was === 'put' || (was === undefined && fsSync.existsSync(file))
+        // logged before: nothing to add. A block already in place is logged again rather than looked up here:
+        // on the event loop that stat of a new name waited behind the placer's creates in the same folder (the
+        // placer skips a file in place, the checkpoint fsyncs it)
+        dup = was === 'put'
         logged = !dup
       } else {
         logged = was === 'put'
