@@ -273,7 +273,7 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
     const top = parts[0] ?? ''
 
     // a new top-level argument: the previous one is complete
-    if (!wrap && tree != null && (tree.name !== top || (parts.length <= 1 && entry.type !== 'directory'))) {
+    if (!wrap && tree != null && (tree.name !== top || parts.length <= 1)) {
       const done = tree
       tree = undefined
       yield * finish(done)
@@ -314,6 +314,16 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
     }
 
     const name = parts.length === 0 ? node.cid.toString() : parts[parts.length - 1]
+    // its directory (a top-level file or symlink without wrapping is a root of its own)
+    let parent: Dir | undefined
+    if (wrap) {
+      parent = dirAt(tree as Dir, parts.slice(0, -1))
+    } else if (parts.length > 1) {
+      tree ??= newDir(top, top)
+      parent = dirAt(tree, parts.slice(1, -1))
+    }
+    // Kubo's adder puts each node into MFS (PutNode), which refuses a name taken, before its row
+    if (parent?.children.has(name) === true) throw new RpcError('directory already has entry by that name')
     const row: ImportedNode = { path: parts.length === 0 ? name : path, cid: node.cid, size: node.size, type }
     if (node.fileSize !== undefined) row.bytes = node.fileSize
     // a raw root cannot carry metadata
@@ -323,13 +333,7 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
     }
     yield row
 
-    // place it in the tree (a top-level file or symlink without wrapping is a root of its own)
-    if (wrap) {
-      dirAt(tree as Dir, parts.slice(0, -1)).children.set(name, leaves.add(node.cid, node.size))
-    } else if (parts.length > 1) {
-      tree ??= newDir(top, top)
-      dirAt(tree, parts.slice(1, -1)).children.set(name, leaves.add(node.cid, node.size))
-    }
+    parent?.children.set(name, leaves.add(node.cid, node.size))
   }
 
   if (tree != null) yield * finish(tree)

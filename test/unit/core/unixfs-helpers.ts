@@ -71,7 +71,7 @@ function toEntry (e: E): ImportEntry {
   return out
 }
 
-async function * entriesOf (list: E[]): AsyncGenerator<ImportEntry> {
+export async function * entriesOf (list: E[]): AsyncGenerator<ImportEntry> {
   for (const e of list) yield toEntry(e)
 }
 

@@ -13,7 +13,7 @@ import { buildDirectory, buildHamt, listOf, type DirEntry, type DirEntryList } f
 import { cidBuilder, encodeDataBlock, encodeNode, DataType } from '../../../core/unixfs/pb.js'
 import { hashByName } from '../../../core/hashes.js'
 import {
-  add, addBytes, addRoot, chacha, chachaBytes, deterministicNames, treeEntries, MemSink, nullSink, V1_2025, type E
+  add, addBytes, addRoot, chacha, chachaBytes, deterministicNames, entriesOf, treeEntries, MemSink, nullSink, V1_2025, type E
 } from './unixfs-helpers.js'
 
 use(chaiAsPromised)
@@ -643,12 +643,22 @@ describe('core/unixfs importer', function () {
       expect(Array.from(basic.order, i => entries[i].name)).to.deep.equal(entries.slice(0, 5).map(e => e.name).sort())
     })
 
-    it('a name added twice keeps the last entry in the directory', async () => {
-      const once = await addRoot([{ path: 'd', type: 'directory' }, { path: 'd/a', content: 'two' }], {}, { UnixFSHAMTDirectorySizeThreshold: '1B' })
-      const twice = await addRoot([{ path: 'd', type: 'directory' }, { path: 'd/a', content: 'one' }, { path: 'd/b', content: 'b' }, { path: 'd/a', content: 'two' }], {}, { UnixFSHAMTDirectorySizeThreshold: '1B' })
-      const withB = await addRoot([{ path: 'd', type: 'directory' }, { path: 'd/a', content: 'two' }, { path: 'd/b', content: 'b' }], {}, { UnixFSHAMTDirectorySizeThreshold: '1B' })
-      expect(twice).to.equal(withB)
-      expect(twice).to.not.equal(once)
+    it('a name added twice in one directory fails after the first one\'s row, as Kubo\'s MFS PutNode (top-level names unwrapped are separate imports)', async () => {
+      const cfg = { UnixFSHAMTDirectorySizeThreshold: '1B' }
+      for (const second of [{ path: 'd/a', content: 'two' }, { path: 'd/a', type: 'symlink' as const, target: 't' }]) {
+        const rows: string[] = []
+        const it = importFiles(entriesOf([{ path: 'd', type: 'directory' }, { path: 'd/a', content: 'one' }, { path: 'd/b', content: 'b' }, second]), nullSink, resolveImportSettings({}, cfg))
+        await expect((async () => { for await (const r of it) rows.push(r.path) })()).to.be.rejectedWith('directory already has entry by that name')
+        expect(rows).to.deep.equal(['d/a', 'd/b'])
+      }
+      // a directory of that name first: the same error
+      await expect(add([{ path: 'd', type: 'directory' }, { path: 'd/a', type: 'directory' }, { path: 'd/a', content: 'x' }])).to.be.rejectedWith('directory already has entry by that name')
+      await expect(add([{ path: 'f', content: '1' }, { path: 'f', content: '2' }], { wrapWithDirectory: true })).to.be.rejectedWith('directory already has entry by that name')
+      const separate = await add([{ path: 'f', content: '1' }, { path: 'f', content: '2' }])
+      expect(separate.map(r => r.path)).to.deep.equal(['f', 'f'])
+      // a top-level directory given again is another import, as Kubo runs one per argument
+      const dirs = await add([{ path: 'd', type: 'directory' }, { path: 'd/a', content: '1' }, { path: 'd', type: 'directory' }, { path: 'd/a', content: '2' }])
+      expect(dirs.map(r => r.path)).to.deep.equal(['d/a', 'd', 'd/a', 'd'])
     })
 
     it('directories inside a HAMT are reported in HAMT order, before the HAMT', async () => {
