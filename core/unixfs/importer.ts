@@ -280,13 +280,11 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
     }
 
     if (entry.type === 'directory') {
-      let dir: Dir
-      if (wrap) {
-        dir = dirAt(tree as Dir, parts)
-      } else {
-        tree ??= newDir(top, top)
-        dir = dirAt(tree, parts.slice(1))
-      }
+      if (!wrap) tree ??= newDir(top, top)
+      const rel = wrap ? parts : parts.slice(1)
+      // Kubo's mfs.Mkdir (with parents) finds a file there: os.ErrExist
+      if (rel.length > 0 && typeof dirAt(tree as Dir, rel.slice(0, -1)).children.get(rel[rel.length - 1]) === 'number') throw new RpcError('file already exists')
+      const dir = dirAt(tree as Dir, rel)
       dir.explicit = true
       dir.meta = entryMeta(entry, settings, false)
       continue

@@ -651,6 +651,9 @@ describe('core/unixfs importer', function () {
         await expect((async () => { for await (const r of it) rows.push(r.path) })()).to.be.rejectedWith('directory already has entry by that name')
         expect(rows).to.deep.equal(['d/a', 'd/b'])
       }
+      // a directory entry where a file is: Kubo's mkdir error
+      await expect(add([{ path: 'd', type: 'directory' }, { path: 'd/a', content: 'x' }, { path: 'd/a', type: 'directory' }])).to.be.rejectedWith(/^file already exists$/)
+      await expect(add([{ path: 'a', content: 'x' }, { path: 'a', type: 'directory' }], { wrapWithDirectory: true })).to.be.rejectedWith(/^file already exists$/)
       // a directory of that name first: the same error
       await expect(add([{ path: 'd', type: 'directory' }, { path: 'd/a', type: 'directory' }, { path: 'd/a', content: 'x' }])).to.be.rejectedWith('directory already has entry by that name')
       await expect(add([{ path: 'f', content: '1' }, { path: 'f', content: '2' }], { wrapWithDirectory: true })).to.be.rejectedWith('directory already has entry by that name')
