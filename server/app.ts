@@ -111,6 +111,9 @@ export function createRpcApp ({ container, port, direct = true }: RpcAppInit): K
   // ipfs_http_* metrics: every request to the API port, as Kubo's MetricsCollectionOption("api")
   const metrics = metricsFor(container)
   const measure = (req: IncomingMessage, res: ServerResponse): void => {
+    // a streamed answer holds ~11 'close' listeners (ours, then stream.pipeline's 7), one response each: no leak,
+    // but over Node's default 10 it printed a MaxListenersExceededWarning per answer
+    res.setMaxListeners(32)
     const start = process.hrtime.bigint()
     const requestBytes = approximateRequestSize(req)
     let responseBytes = 0

@@ -25,6 +25,15 @@ describe('daemon (spawned)', function () {
     expect(r.headers.server).to.match(/^tsipfs\//)
   })
 
+  it('error and streamed answers print no MaxListenersExceededWarning in the daemon log', async () => {
+    const bad = await rpc(d.url, '/api/v0/cat?arg=bafybadcid')
+    expect(bad.status).to.equal(500)
+    expect((await rpc(d.url, '/api/v0/block/get?arg=QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG')).status).to.equal(500)
+    expect((await rpc(d.url, '/api/v0/refs/local')).status).to.equal(200)
+    await new Promise(resolve => setTimeout(resolve, 200))
+    expect(d.log()).to.not.include('MaxListenersExceededWarning')
+  })
+
   it('id offline: Addresses and Protocols are null', async () => {
     const r = await rpc(d.url, '/api/v0/id')
     const id = r.json()
