@@ -5,7 +5,6 @@
 import { expect } from 'chai'
 import sinon from 'sinon'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { promises as fs } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,7 +13,7 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import { initRepo } from '../../../core/repo/index.js'
 import { blockKey, FlatfsBlockstore, NodeBlockstore } from '../../../core/blockstore/index.js'
 import { blockBuffers } from '../../../core/unixfs/buffer-pool.js'
-import { createRpcApp } from '../../../server/app.js'
+import { startRpcServer, type RpcServer } from '../../helpers/rpc-server.js'
 import { catPlugin } from '../../../plugins/cat/index.js'
 import { createTestNode, type TestNode } from '../../helpers/node.js'
 import { rpc } from '../../helpers/rpc.js'
@@ -24,7 +23,7 @@ describe('cat over HTTP (flatfs, recycled buffers)', function () {
   this.timeout(30_000)
   let dir: string
   let node: TestNode
-  let server: http.Server
+  let server: RpcServer
   let base: string
   const a = pseudoRandom(3 * 1024 * 1024 + 999, 31)
   const b = pseudoRandom(2 * 1024 * 1024 + 5, 32)
@@ -47,15 +46,11 @@ describe('cat over HTTP (flatfs, recycled buffers)', function () {
     BROKEN = await importBytes(bs, broken, { cidVersion: 1, rawLeaves: true })
     MISSING = CID.createV1(0x55, await sha256.digest(broken.subarray(5 * 262144, 6 * 262144)))
     await fs.rm(path.join(dir, 'blocks', blockKey(MISSING).slice(-3, -1), blockKey(MISSING) + '.data'))
-    let port = 0
-    server = http.createServer(createRpcApp({ container: node.container, port: () => port }).callback())
-    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-    port = (server.address() as AddressInfo).port
-    base = `http://127.0.0.1:${port}`
+    server = await startRpcServer(node.container)
+    base = server.base
   })
   after(async () => {
-    server.closeAllConnections()
-    await new Promise(resolve => server.close(resolve))
+    await server.close()
     await node.stop()
     await fs.rm(dir, { recursive: true, force: true })
   })

@@ -1,30 +1,26 @@
 // The RPC wire contract (wire.md), table-tested against the Koa app with a plugin of probe commands.
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { expect } from 'chai'
 import { createTestNode, type TestNode } from '../../helpers/node.js'
 import { rpc, multipart } from '../../helpers/rpc.js'
-import { createRpcApp } from '../../../server/app.js'
+import { startRpcServer, type RpcServer } from '../../helpers/rpc-server.js'
 import { probe, probeStops } from '../../helpers/probe-commands.js'
 import { SERVER_HEADER } from '../../../core/version.js'
 
 describe('server: HTTP contract', function () {
   this.timeout(20_000)
   let node: TestNode
-  let server: http.Server
+  let server: RpcServer
   let base: string
 
   const listen = async (cfg?: (n: TestNode) => Promise<void>): Promise<void> => {
     node = await createTestNode({ plugins: [probe] })
     if (cfg != null) await cfg(node)
-    let port = 0
-    server = http.createServer(createRpcApp({ container: node.container, port: () => port }).callback())
-    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-    port = (server.address() as AddressInfo).port
-    base = `http://127.0.0.1:${port}`
+    server = await startRpcServer(node.container)
+    base = server.base
   }
   const close = async (): Promise<void> => {
-    await new Promise(resolve => server.close(resolve))
+    await server.close()
     await node.stop()
   }
 

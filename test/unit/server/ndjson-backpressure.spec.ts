@@ -1,10 +1,9 @@
 // Streamed NDJSON rows (server/respond.ts pumpRows, batched rows) must wait for a slow client: the rows of an
 // endless or huge stream (refs -r, pin ls --stream) may not pile up in the response's memory.
 import http, { type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { expect } from 'chai'
 import { createTestNode, type TestNode } from '../../helpers/node.js'
-import { createRpcApp } from '../../../server/app.js'
+import { startRpcServer, type RpcServer } from '../../helpers/rpc-server.js'
 import { defineCommand } from '../../../registry/define.js'
 import type { Plugin } from '../../../registry/types.js'
 
@@ -50,19 +49,18 @@ const plugin: Plugin = {
 describe('server: streamed NDJSON and a slow client', function () {
   this.timeout(60_000)
   let node: TestNode
+  let rpcServer: RpcServer
   let server: http.Server
   let base: string
 
   before(async () => {
     node = await createTestNode({ plugins: [plugin] })
-    let port = 0
-    server = http.createServer(createRpcApp({ container: node.container, port: () => port }).callback())
-    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-    port = (server.address() as AddressInfo).port
-    base = `http://127.0.0.1:${port}`
+    rpcServer = await startRpcServer(node.container)
+    server = rpcServer.server
+    base = rpcServer.base
   })
   after(async () => {
-    await new Promise(resolve => server.close(resolve))
+    await rpcServer.close()
     await node.stop()
   })
 

@@ -2,11 +2,10 @@
 // byte (status line, headers in order, chunk framing, trailers), Date aside.
 import http from 'node:http'
 import net from 'node:net'
-import type { AddressInfo } from 'node:net'
 import { expect } from 'chai'
 import { createTestNode, type TestNode } from '../../helpers/node.js'
 import { multipart } from '../../helpers/rpc.js'
-import { createRpcApp } from '../../../server/app.js'
+import { startRpcServer, type RpcServer } from '../../helpers/rpc-server.js'
 import { probe } from '../../helpers/probe-commands.js'
 
 /** One raw HTTP/1.1 exchange; the answer as text with its Date header dropped. */
@@ -26,7 +25,7 @@ async function raw (port: number, head: string, body: Buffer = Buffer.alloc(0)):
 describe('server: the RPC path without Koa answers as Koa does', function () {
   this.timeout(20_000)
   let node: TestNode
-  const servers: http.Server[] = []
+  const servers: RpcServer[] = []
   let direct = 0
   let koa = 0
 
@@ -37,18 +36,15 @@ describe('server: the RPC path without Koa answers as Koa does', function () {
       Authorizations: { bob: { AuthSecret: 'bearer:secret-token123', AllowedPaths: ['/api/v0'] } }
     })
     const start = async (useDirect: boolean): Promise<number> => {
-      let port = 0
-      const server = http.createServer(createRpcApp({ container: node.container, port: () => port, direct: useDirect }).callback())
+      const server = await startRpcServer(node.container, { direct: useDirect })
       servers.push(server)
-      await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-      port = (server.address() as AddressInfo).port
-      return port
+      return server.port
     }
     direct = await start(true)
     koa = await start(false)
   })
   after(async () => {
-    for (const s of servers) await new Promise(resolve => s.close(resolve))
+    for (const s of servers) await s.close()
     await node.stop()
   })
 
