@@ -9,6 +9,7 @@ import { promisify } from 'node:util'
 import { randomBytes } from 'node:crypto'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 import { settleLimit } from './flatfs-write.js'
+import { IdleWorkerStop } from '../util/idle-worker.js'
 
 const fsyncFd = promisify(fsSync.fsync)
 /** blocks of write() sent in one message at most */
@@ -156,8 +157,8 @@ export class Placer {
   /** write(): blocks waiting for the next message, and whether one is out */
   private queue: Array<{ item: PlaceItem, resolve: () => void, reject: (err: unknown) => void }> = []
   private writing = false
-  private idle: NodeJS.Timeout | undefined
-
+  /** the running worker's stop when idle */
+  private idleStop: IdleWorkerStop | undefined
 
   /** Write blocks into place; resolves with the indices of those that failed. */
   async place (items: PlaceItem[]): Promise<number[]> {
@@ -197,7 +198,7 @@ export class Placer {
 
   /** Stop the worker (the next request starts another); requests still out fail. */
   async stop (): Promise<void> {
-    clearTimeout(this.idle)
+    this.idleStop?.cancel()
     const w = this.worker
     this.worker = undefined
     const stopped = new Error('flatfs placer worker stopped')
@@ -206,25 +207,17 @@ export class Placer {
     if (w != null) await w.terminate()
   }
 
-  /** once `w` has been idle IDLE_MS, it exits; a later request starts another (none reaches the exiting one) */
-  private exitWhenIdle (w: Worker): void {
-    clearTimeout(this.idle)
-    this.idle = setTimeout(() => {
-      if (this.worker !== w || this.pending.size > 0) return
-      this.worker = undefined
-      void w.terminate()
-    }, IDLE_MS).unref()
-  }
-
   private start (): Worker {
     if (this.worker != null) return this.worker
     const w = new Worker(new URL(import.meta.url), { workerData: { flatfsPlacer: true } })
     w.unref()
+    // once idle IDLE_MS, it exits; a later request starts another (none reaches the exiting one)
+    const idleStop = new IdleWorkerStop(w, IDLE_MS, () => this.worker === w && this.pending.size === 0, () => { this.worker = undefined })
     w.on('message', (r: Reply) => {
       const p = this.pending.get(r.id)
       if (p == null) return
       this.pending.delete(r.id)
-      if (this.pending.size === 0) { w.unref(); this.exitWhenIdle(w) }
+      if (this.pending.size === 0) idleStop.idle()
       if (r.error != null) p.reject(Object.assign(new Error(r.error.message), { code: r.error.code }))
       else p.resolve(r)
     })
@@ -237,15 +230,16 @@ export class Placer {
     w.on('error', fail)
     w.on('exit', (code) => { fail(new Error(`flatfs placer worker exited (${code})`)) })
     this.worker = w
+    this.idleStop = idleStop
     return w
   }
 
   private async call (req: Body): Promise<Reply> {
-    clearTimeout(this.idle)
     const w = this.start()
+    const idleStop = this.idleStop as IdleWorkerStop
     const id = this.nextId++
     return await new Promise<Reply>((resolve, reject) => {
-      if (this.pending.size === 0) w.ref()
+      if (this.pending.size === 0) idleStop.busy()
       this.pending.set(id, { resolve, reject })
       try {
         const [message, transfer] = packed(req)
@@ -253,7 +247,7 @@ export class Placer {
       } catch (err) {
         // not sent (e.g. bytes of a detached buffer): no reply will come, so it must not stay pending
         this.pending.delete(id)
-        if (this.pending.size === 0) { w.unref(); this.exitWhenIdle(w) }
+        if (this.pending.size === 0) idleStop.idle()
         throw err
       }
     })

@@ -5,6 +5,7 @@
 // hashed in place.
 import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
+import { IdleWorkerStop } from '../util/idle-worker.js'
 
 /** blocks smaller than this are hashed in place (a round trip costs ~20 µs) */
 export const OFF_THREAD_MIN = 64 * 1024
@@ -36,13 +37,15 @@ class HashWorker {
   ready = false
   failed = false
   readonly jobs = new Map<number, Job>()
-  private idle: NodeJS.Timeout | undefined
+  private readonly idleStop: IdleWorkerStop
   /** whenReady() callers */
   private readonly waiting: Array<() => void> = []
 
   constructor (private readonly onExit: (w: HashWorker) => void) {
     // CommonJS whatever flags the process has (--input-type=module would make the source a module)
     this.worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] })
+    // no job may reach it while it exits
+    this.idleStop = new IdleWorkerStop(this.worker, IDLE_MS, () => this.jobs.size === 0, () => { this.failed = true })
     this.worker.on('message', (m: { id: number, ab: ArrayBuffer, digest?: Uint8Array, ready?: boolean }) => {
       if (m.ready === true) {
         // its code runs: jobs may go there
@@ -56,7 +59,7 @@ class HashWorker {
       const bytes = Buffer.from(m.ab, job.off, job.len)
       if (m.digest == null) job.reject(new Error('hash worker failed'))
       else job.resolve({ digest: m.digest, bytes })
-      if (this.jobs.size === 0) this.arm()
+      if (this.jobs.size === 0) this.idleStop.idle()
     })
     // the worker keeps the process alive only while it has work (unref after adding the listeners: they ref it)
     this.worker.unref()
@@ -74,7 +77,7 @@ class HashWorker {
   private emitReady (): void {
     for (const w of this.waiting.splice(0)) w()
     // no job yet (none goes to a worker before it is ready): idle from now, as after its last job
-    if (this.jobs.size === 0) this.arm()
+    if (this.jobs.size === 0) this.idleStop.idle()
   }
 
   /** resolves once the worker runs its code, or failed */
@@ -84,20 +87,8 @@ class HashWorker {
     await new Promise<void>(resolve => this.waiting.push(resolve))
   }
 
-  private arm (): void {
-    this.worker.unref()
-    clearTimeout(this.idle)
-    this.idle = setTimeout(() => {
-      if (this.jobs.size > 0) return
-      // no job may reach it while it exits
-      this.failed = true
-      void this.worker.terminate()
-    }, IDLE_MS).unref()
-  }
-
   post (id: number, bytes: Uint8Array, job: Job): void {
-    if (this.jobs.size === 0) this.worker.ref()
-    clearTimeout(this.idle)
+    if (this.jobs.size === 0) this.idleStop.busy()
     this.jobs.set(id, job)
     const ab = bytes.buffer as ArrayBuffer
     this.worker.postMessage({ id, ab, off: bytes.byteOffset, len: bytes.byteLength }, [ab])
