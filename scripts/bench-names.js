@@ -3,6 +3,7 @@
 // Usage: node scripts/bench-names.js [--nodes 5] [--resolves 10] [--messages 500] [--kinds tsipfs,kubo]
 // (--messages 0: names only, no pubsub part) [--warmup 0] (messages published first, not counted)
 // [--parts resolve,pubsub] [--prof DIR] (--prof: the two pubsub tsipfs daemons write node --cpu-prof files to DIR)
+// [--config JSON] (config keys set on every node of both kinds, e.g. '{"Routing.Type":"dht"}')
 // [--late-resolver] (the resolving node starts after the publish, so it holds no DHT copy of the record: Kubo
 // answers from its own copy at once when it has one, without waiting for peers; this measures a real lookup on both)
 // For each kind, with the multi-node harness on loopback:
@@ -34,7 +35,7 @@ const { Cluster, waitFor } = await import(path.join(root, 'dist', 'test', 'helpe
 const log = (m) => { process.stderr.write(`[bench-names ${new Date().toTimeString().slice(0, 8)}] ${m}\n`) }
 const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * (s.length - 1)))] }
 const b64u = (s) => 'u' + Buffer.from(s).toString('base64url')
-const CONFIG = { 'Pubsub.Enabled': true }
+const CONFIG = { 'Pubsub.Enabled': true, ...JSON.parse(opt('--config', '{}')) }
 
 async function timed (fn) { const t = performance.now(); await fn(); return performance.now() - t }
 /** CPU time (user + system, ms) a daemon has used so far: comparable under load where wall times are not */

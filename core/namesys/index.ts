@@ -133,7 +133,7 @@ export class NameSystem implements Startable {
     this.pubsub = psEnabled && deps.libp2p != null && pubsubService != null
       ? new IpnsPubsub({ libp2p: deps.libp2p, datastore: deps.datastore, logger: deps.logger })
       : null
-    this.dht = deps.routing != null && deps.routing.dhts().length > 0 ? new DhtRouting(deps.routing, deps.datastore) : null
+    this.dht = deps.routing != null && deps.routing.dhts().length > 0 ? new DhtRouting(deps.routing) : null
   }
 
   get online (): boolean { return this.deps.libp2p != null }

@@ -1,12 +1,8 @@
 // IPNS records through the node's DHTs (core/routing: WAN and LAN kad-dht, both validating and selecting
 // /ipns/ records). go-libp2p-kad-dht fails at once with an empty routing table where js kad-dht would
 // wait for a peer, so only DHTs with peers are searched (a put to one without peers stays local).
-import { Key, type Datastore } from 'interface-datastore'
-import { base32 } from 'multiformats/bases/base32'
-import { ipnsValidator } from 'ipns/validator'
-import { Libp2pRecord } from '@libp2p/record'
 import type { Routing, DhtService } from '../routing/index.js'
-import { DHT_DATASTORE_PREFIX, merge, QueryEventType } from '../routing/index.js'
+import { merge, QueryEventType } from '../routing/index.js'
 
 const withPeers = (routing: Routing): DhtService[] =>
   routing.dhts().map(d => d.dht).filter(d => ((d as { routingTable?: { size: number } }).routingTable?.size ?? 0) > 0)
@@ -23,7 +19,7 @@ export interface SearchOptions {
 }
 
 export class DhtRouting {
-  constructor (private readonly routing: Routing, private readonly datastore?: Datastore) {}
+  constructor (private readonly routing: Routing) {}
 
   hasPeers (): boolean {
     return withPeers(this.routing).length > 0
@@ -36,9 +32,10 @@ export class DhtRouting {
    * or when `timeoutMs` passes (0: no limit).
    */
   async search (key: Uint8Array, options: SearchOptions): Promise<FoundValue[]> {
+    // Kubo's DHT answers from the record the node holds also without peers
+    if (this.routing.searchValue != null) return await this.lookup(key, options)
     const dhts = withPeers(this.routing)
     if (dhts.length === 0) return []
-    if (this.routing.searchValue != null) return await this.lookup(key, options)
     const controller = new AbortController()
     const signal = AbortSignal.any([controller.signal, ...(options.signal != null ? [options.signal] : []), ...(options.timeoutMs > 0 ? [AbortSignal.timeout(options.timeoutMs)] : [])])
     const out: FoundValue[] = []
@@ -71,34 +68,19 @@ export class DhtRouting {
   }
 
   /**
-   * SearchValue through our own lookup (core/routing/lookup.ts): the DHTs' local copies of the record first
-   * (what other peers put here), then each peer's answer, validated (once per distinct record), until `count`
-   * values, the end of the lookups, or `timeoutMs`.
+   * Kubo's SearchValue through our own lookup (core/routing: the record the node holds first, then each peer's
+   * valid answer, until the first DHT that ends having given one ends the search), until `count` values, the end
+   * of the search, or `timeoutMs`.
    */
   private async lookup (key: Uint8Array, options: SearchOptions): Promise<FoundValue[]> {
     const out: FoundValue[] = []
-    const valid: Uint8Array[] = []
     const count = Math.max(1, options.count)
-    const accept = async (value: Uint8Array): Promise<boolean> => {
+    const accept = (value: Uint8Array, _from: unknown, local: boolean): boolean => {
       if (out.length >= count) return true
-      if (!valid.some(v => Buffer.from(v).equals(value))) {
-        try { await ipnsValidator(key, value) } catch { return false }
-        valid.push(value)
-      }
+      // the copy the caller already counted as its own (a publisher's record, also in the DHT store)
+      if (local && options.counted?.some(c => Buffer.from(c).equals(value)) === true) return false
       out.push({ value, validated: true })
       return out.length >= count
-    }
-    for (const name of new Set(withPeers(this.routing).map(d => this.routing.dhts().find(n => n.dht === d)?.name))) {
-      if (name == null || this.datastore == null) continue
-      const dsKey = new Key(`${DHT_DATASTORE_PREFIX[name]}/record/${base32.baseEncode(key)}`, false)
-      const local = await Promise.resolve().then(async () => await this.datastore!.get(dsKey)).catch(() => undefined)
-      if (local == null) continue
-      try {
-        const value = Libp2pRecord.deserialize(local).value
-        // the copy the caller already counted as its own (a publisher's record, also put to its DHT)
-        if (options.counted?.some(c => Buffer.from(c).equals(value)) === true) continue
-        if (await accept(value)) return out
-      } catch {}
     }
     const signals = [...(options.signal != null ? [options.signal] : []), ...(options.timeoutMs > 0 ? [AbortSignal.timeout(options.timeoutMs)] : [])]
     try {

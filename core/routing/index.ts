@@ -126,10 +126,11 @@ export interface Routing {
   /** store a value under a routing key on the DHTs */
   putValue: (key: Uint8Array, value: Uint8Array, options?: AbortOptions) => Promise<void>
   /**
-   * go-libp2p-kad-dht SearchValue on the DHTs with peers (core/routing/lookup.ts): each record a peer answers
-   * for the key goes to onRecord (unvalidated) until it returns true or the lookups end
+   * Kubo's SearchValue on the dual DHT (core/routing/lookup.ts for the lookups): the valid record the node holds
+   * (`local`), then each valid record a peer answers, go to onRecord until it returns true or the search ends (the
+   * first DHT that ends having given a value ends it, as Kubo's)
    */
-  searchValue?: (key: Uint8Array, options: { signal?: AbortSignal, onRecord: (value: Uint8Array, from: PeerId) => boolean | Promise<boolean> }) => Promise<void>
+  searchValue?: (key: Uint8Array, options: { signal?: AbortSignal, onRecord: (value: Uint8Array, from: PeerId, local: boolean) => boolean | Promise<boolean> }) => Promise<void>
 }
 
 export class NotDhtError extends RpcError {
@@ -156,6 +157,49 @@ async function validatorFor (key: Uint8Array): Promise<(value: Uint8Array) => Pr
     }
   }
   return async () => { throw new Error('no validator for this key type') }
+}
+
+/** One router of searchParallel: gives its values to `emit` (true: enough) and ends when its search does or `stop` aborts. */
+export type SearchRouter = (emit: (value: Uint8Array, from: PeerId, local: boolean) => Promise<boolean>, stop: AbortSignal) => Promise<void>
+
+/**
+ * go-libp2p-routing-helpers Parallel.search, which Kubo's dual DHT SearchValue runs over its WAN and LAN DHTs: the
+ * routers run together, their values go to onRecord as they come (a `local` value, the record the node holds that
+ * every router gives first, once); the search ends when onRecord says enough, when a router ends having given a
+ * value (the others are stopped), or when all have ended. A router's error is thrown only when no value came.
+ */
+export async function searchParallel (routers: SearchRouter[], onRecord: (value: Uint8Array, from: PeerId, local: boolean) => boolean | Promise<boolean>): Promise<void> {
+  const stop = new AbortController()
+  const locals = new Set<string>()
+  let given = false
+  let enough = false
+  const errors: unknown[] = []
+  await Promise.all(routers.map(async (router) => {
+    let sent = false
+    const emit = async (value: Uint8Array, from: PeerId, local: boolean): Promise<boolean> => {
+      if (enough || stop.signal.aborted) return true
+      sent = true
+      if (local) {
+        const id = Buffer.from(value).toString('base64')
+        if (locals.has(id)) return false
+        locals.add(id)
+      }
+      given = true
+      if (await onRecord(value, from, local)) {
+        enough = true
+        stop.abort()
+      }
+      return enough
+    }
+    try {
+      await router(emit, stop.signal)
+    } catch (err) {
+      errors.push(err)
+    }
+    // a router that ends having given a value ends the others (requests in flight finish on their own)
+    if (sent) stop.abort()
+  }))
+  if (!given && errors.length > 0) throw errors[0]
 }
 
 /**
@@ -195,20 +239,60 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
     return { protocol: d.protocol, table: table as LookupTarget['table'], mapper: d.peerInfoMapper ?? ((p) => p) }
   }
 
-  const searchValue: NonNullable<Routing['searchValue']> = async (key, options) => {
-    const targets = dhts().map(d => d.dht).filter(d => (d.routingTable?.size ?? 0) > 0).map(target)
-    if (targets.some(t => t == null)) throw new NotDhtError()
-    let enough = false
-    const stop = new AbortController()
-    const onRecord = async (value: Uint8Array, from: PeerId): Promise<boolean> => {
-      if (enough) return true
-      enough = await options.onRecord(value, from)
-      // the other DHT's lookup ends too (requests in flight finish on their own)
-      if (enough) stop.abort()
-      return enough
+  /**
+   * The record the node holds for a key, valid, as a Kubo DHT's getLocal reads it (Kubo's WAN and LAN DHTs share one
+   * store, `/<base32 key>`; ours keep theirs apart): the best valid copy of those stores, if any.
+   */
+  const localValue = async (key: Uint8Array, check: (value: Uint8Array) => Promise<void>): Promise<Uint8Array | undefined> => {
+    if (datastore == null) return undefined
+    const keys = [new Key('/' + base32.baseEncode(key).toUpperCase(), false), ...dhts().map(n => dhtRecordKey(n.name, key))]
+    const found: Uint8Array[] = []
+    const { Libp2pRecord } = await import('@libp2p/record')
+    for (const k of keys) {
+      const raw = await Promise.resolve().then(async () => await datastore.get(k)).catch(() => undefined)
+      if (raw == null) continue
+      try {
+        const value = Libp2pRecord.deserialize(raw).value
+        if (found.some(v => Buffer.from(v).equals(value))) continue
+        await check(value)
+        found.push(value)
+      } catch {}
     }
-    const values = await getLookup()
-    await Promise.all(targets.map(async t => { await values.search(t!, key, { signal: options.signal, stop: stop.signal, onRecord }).catch(err => { if (!enough) throw err }) }))
+    return found.length === 0 ? undefined : found[bestValue(key, found)]
+  }
+
+  /**
+   * Kubo's SearchValue over its dual DHT (searchParallel over WAN and LAN, each a go-libp2p-kad-dht SearchValue):
+   * each DHT gives the record the node holds, then the valid records of its lookup (none without peers: it ends at
+   * once). So a node that holds a valid copy answers with it as soon as a DHT without peers, or the quicker lookup,
+   * ends.
+   */
+  const searchValue: NonNullable<Routing['searchValue']> = async (key, options) => {
+    const named = dhts()
+    if (named.length === 0) throw new NotDhtError()
+    const live = named.filter(n => (n.dht.routingTable?.size ?? 0) > 0)
+    if (live.some(n => target(n.dht) == null)) throw new NotDhtError()
+    const check = await validatorFor(key)
+    // each distinct record is validated once per search
+    const verdicts = new Map<string, Promise<boolean>>()
+    const valid = async (value: Uint8Array): Promise<boolean> => {
+      const id = Buffer.from(value).toString('base64')
+      let v = verdicts.get(id)
+      if (v == null) { v = check(value).then(() => true, () => false); verdicts.set(id, v) }
+      return await v
+    }
+    const local = await localValue(key, check)
+    const routers = named.map((n): SearchRouter => async (emit, stop) => {
+      if (local != null && await emit(local, libp2p.peerId, true)) return
+      if (!live.includes(n) || stop.aborted) return
+      const values = await getLookup()
+      await values.search(target(n.dht)!, key, {
+        signal: options.signal,
+        stop,
+        onRecord: async (value, from) => await valid(value) && await emit(value, from, false)
+      })
+    })
+    await searchParallel(routers, options.onRecord)
   }
 
   return {
@@ -297,29 +381,33 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
           if (e.type === QueryEventType.Value && e.value != null) values.push(e.value)
         }
       } else {
-        // as go-libp2p-kad-dht GetValue on each DHT: the record it holds, then every valid record of a lookup to
-        // its K closest peers; a DHT without peers answers from its own record at once (js kad-dht's get would
-        // wait for a first peer)
+        // Kubo's dual GetValue: each DHT's go-libp2p-kad-dht GetValue (the record the node holds, then every valid
+        // record of a lookup to its K closest peers; none without peers), the WAN's answer when it has one (the
+        // LAN's lookup is then cancelled), else the LAN's
         const check = await validatorFor(key)
-        const add = async (value: Uint8Array): Promise<false> => {
-          if (values.some(v => Buffer.from(v).equals(value))) return false
-          try { await check(value) } catch { return false }
-          values.push(value)
-          return false
-        }
-        for (const n of named) {
-          const local = datastore == null ? undefined : await Promise.resolve().then(async () => await datastore.get(dhtRecordKey(n.name, key))).catch(() => undefined)
-          if (local == null) continue
-          const { Libp2pRecord } = await import('@libp2p/record')
-          try { await add(Libp2pRecord.deserialize(local).value) } catch {}
-        }
-        if (asked.length > 0) {
-          try {
-            await searchValue(key, { signal: options.signal, onRecord: add })
-          } catch (err) {
-            if (options.signal?.aborted === true) throw err
+        const local = await localValue(key, check)
+        const lanStop = new AbortController()
+        const run = async (n: NamedDht): Promise<Uint8Array[]> => {
+          const got = local != null ? [local] : []
+          if ((n.dht.routingTable?.size ?? 0) === 0) return got
+          const stop = n.name === 'lan' ? lanStop.signal : undefined
+          const onRecord = async (value: Uint8Array): Promise<false> => {
+            if (got.some(v => Buffer.from(v).equals(value))) return false
+            try { await check(value) } catch { return false }
+            got.push(value)
+            return false
           }
+          const lookup = await getLookup()
+          await lookup.search(target(n.dht)!, key, { signal: options.signal, stop, onRecord }).catch(err => { if (options.signal?.aborted === true) throw err })
+          return got
         }
+        const wan = named.find(n => n.name === 'wan')
+        const lan = named.find(n => n.name === 'lan')
+        const lanRun = lan != null ? run(lan) : Promise.resolve([])
+        const wanValues = wan != null ? await run(wan).catch(async (err) => { lanStop.abort(); await lanRun.catch(() => {}); throw err }) : []
+        if (wanValues.length > 0) lanStop.abort()
+        const lanValues = await lanRun
+        values.push(...(wanValues.length > 0 ? wanValues : lanValues))
       }
       options.signal?.throwIfAborted()
       if (values.length === 0) throw new NotFoundError(ROUTING_NOT_FOUND)

@@ -7,7 +7,9 @@ import { Libp2pRecord } from '@libp2p/record'
 import { connectOnline, createOnlineTestNode, filesOf, libp2pOf, type TestNode } from '../../helpers/node.js'
 import { ValueLookup, decodeAnswer, encodeGetValue } from '../../../core/routing/lookup.js'
 import { LAN_PROTOCOL } from '../../../core/routing/dht.js'
-import type { Routing } from '../../../core/routing/index.js'
+import { dhtRecordKey, type Routing } from '../../../core/routing/index.js'
+import { Key, type Datastore } from 'interface-datastore'
+import { base32 } from 'multiformats/bases/base32'
 import { ipnsRoutingKey, parseIpnsName } from '../../../core/namesys/index.js'
 
 const onlineNode = createOnlineTestNode
@@ -60,6 +62,13 @@ describe('core/routing/lookup: between two online nodes', function () {
       await routingOf(b).searchValue!(key, { onRecord: (value, from) => { got.push({ value, from }); return false } })
       return got
     }
+    // B holds the copy A put to it: as Kubo's, the search gives it (from B itself) and ends, the DHT without peers
+    // (the WAN one on loopback) having ended with it
+    const held = await search()
+    expect(held.map(g => g.from.toString())).to.deep.equal([libp2pOf(b).peerId.toString()])
+    // without it, B looks the record up
+    const ds = b.container.cradle.datastore as Datastore
+    for (const k of [dhtRecordKey('wan', key), dhtRecordKey('lan', key), new Key('/' + base32.baseEncode(key).toUpperCase())]) await ds.delete(k)
     // the streams the lookup opens (js kad-dht's own queries open short-lived streams of the same protocol too)
     const open = sinon.spy(ValueLookup.prototype as any, 'open')
     try {
