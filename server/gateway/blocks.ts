@@ -24,14 +24,14 @@ export type BlockSource = Pick<Blockstore, 'get'> & {
 export type DecodedBlocks = WeakMap<Uint8Array, unknown>
 
 export class GatewayBlocks {
-  private readonly cache = new Map<string, Uint8Array>()
+  // (made on first use: most requests of the fast path only peek at kept blocks)
+  private cache: Map<string, Uint8Array> | undefined
   private cached = 0
   /** blocks read into recycled buffers for a first look (get with `hold`), handed over by the next get */
-  private readonly held = new Map<string, { bytes: Uint8Array, pool: BufferPool }>()
+  private held: Map<string, { bytes: Uint8Array, pool: BufferPool }> | undefined
   /** called with every block read, in order */
   onRead?: (cid: CID, bytes: Uint8Array) => void
-  /** the same blocks as an interface-blockstore reader, for ipfs-unixfs-exporter */
-  readonly reader: BlockReader
+  private blockReader: BlockReader | undefined
   /** where loadUnixfs may keep what it decoded (for a source whose block buffers are long-lived) */
   decoded?: DecodedBlocks
 
@@ -39,11 +39,15 @@ export class GatewayBlocks {
    * @param store where blocks are read from (may fetch from the network)
    * @param local the node's own blockstore, for "is it cached?" (defaults to `store`)
    */
-  constructor (private readonly store: BlockSource, readonly signal: AbortSignal, private readonly local: Pick<Blockstore, 'has'> = store as Blockstore) {
-    const self = this
-    this.reader = {
-      async * get (cid: CID) { yield await self.get(cid) }
+  constructor (private readonly store: BlockSource, readonly signal: AbortSignal, private readonly local: Pick<Blockstore, 'has'> = store as Blockstore) {}
+
+  /** the same blocks as an interface-blockstore reader, for ipfs-unixfs-exporter */
+  get reader (): BlockReader {
+    if (this.blockReader == null) {
+      const self = this
+      this.blockReader = { async * get (cid: CID) { yield await self.get(cid) } }
     }
+    return this.blockReader
   }
 
   /**
@@ -64,12 +68,16 @@ export class GatewayBlocks {
       return kept
     }
     const key = Buffer.from(cid.multihash.bytes).toString('base64')
-    let bytes = this.cache.get(key) ?? this.handOver(key, pool)
+    let bytes = this.cache?.get(key) ?? this.handOver(key, pool)
     if (bytes == null) {
       bytes = await this.fetch(cid, pool)
       if (pool?.owns(bytes) === true) {
-        if (hold) this.held.set(key, { bytes, pool })
+        if (hold) {
+          this.held ??= new Map()
+          this.held.set(key, { bytes, pool })
+        }
       } else if (this.cached + bytes.byteLength <= CACHE_LIMIT) {
+        this.cache ??= new Map()
         this.cache.set(key, bytes)
         this.cached += bytes.byteLength
       }
@@ -80,12 +88,13 @@ export class GatewayBlocks {
 
   /** A held block for this get: as it is to a reader into the same pool, else kept as a plain block. */
   private handOver (key: string, pool: BufferPool | undefined): Uint8Array | undefined {
-    const held = this.held.get(key)
+    const held = this.held?.get(key)
     if (held == null) return undefined
-    this.held.delete(key)
+    this.held?.delete(key)
     if (held.pool !== pool) {
       // its holder will not release it: it stays for the request as any block read without a pool
       held.pool.forget(held.bytes)
+      this.cache ??= new Map()
       this.cache.set(key, held.bytes)
       this.cached += held.bytes.byteLength
     }

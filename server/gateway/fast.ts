@@ -14,7 +14,7 @@ import type { Blockstore } from 'interface-blockstore'
 import type { CID } from 'multiformats/cid'
 import { newPath } from '../../core/resolver/index.js'
 import { GatewayBlocks, type BlockSource, type DecodedBlocks } from './blocks.js'
-import { CACHE_MAX_BODY, isIpHost, scanHeaders } from './cache.js'
+import { CACHE_MAX_BODY, isIpHost, scanHeaders, type PlainHeaders } from './cache.js'
 import { knownGateway, type GatewaySettings } from './config.js'
 import { CODEC_TO_TYPE, etagFor, responseFormat } from './format.js'
 import { dagIndexEtag, dirListingEtag, filenameOf } from './headers.js'
@@ -38,6 +38,8 @@ interface Plan {
   path: string
   range: string
   inm: string
+  /** the request's headers as scanHeaders read them */
+  scan: PlainHeaders
 }
 
 /** blocks larger than this are not kept */
@@ -155,6 +157,10 @@ export class FastPath {
   private hosts = new Map<string, boolean>()
   private hostsFor: GatewaySettings | undefined
   private headersOk: boolean | undefined
+  /** Gateway.HTTPHeaders as response headers (copied per answer) */
+  private baseHeaders: Record<string, string | string[]> = {}
+  /** content types sniffed from whole files' bytes (kept while the bytes are) */
+  private readonly sniffed = new WeakMap<Uint8Array, string>()
 
   /**
    * @param local the node's own blockstore (the fast path never fetches)
@@ -173,14 +179,14 @@ export class FastPath {
   }
 
   /** The request's plan, when it is one the fast path may answer (cheap, synchronous). */
-  plan (req: http.IncomingMessage, s: GatewaySettings): Plan | undefined {
+  plan (req: http.IncomingMessage, s: GatewaySettings, scanned?: PlainHeaders): Plan | undefined {
     const method = req.method
     if (method !== 'GET' && method !== 'HEAD') return undefined
     const url = req.url
     if (url == null || !url.startsWith('/ipfs/') || url.startsWith('/ipfs/ipfs/') || url.startsWith('/ipfs/ipns/')) return undefined
     // no query, no escapes, a clean path (else: redirects, decoding, options of the full path)
     if (url.includes('?') || url.includes('%') || url.includes('//') || /\/\.\.?(\/|$)/.test(url)) return undefined
-    const h = scanHeaders(req)
+    const h = scanned ?? scanHeaders(req)
     if (h.ranges || h.onlyIfCached || h.others.some(name => FALLBACK_HEADERS.has(name))) return undefined
     const { host, accept } = h
     if (host == null || !this.plainHost(s, host) || !s.deserializedResponses || !this.plainHeaders(s)) return undefined
@@ -191,7 +197,7 @@ export class FastPath {
         return undefined
       }
     }
-    return { method, path: url, range: h.range ?? '', inm: h.inm ?? '' }
+    return { method, path: url, range: h.range ?? '', inm: h.inm ?? '', scan: h }
   }
 
   /** Gateway.HTTPHeaders that none of the response headers set here would replace. */
@@ -205,6 +211,8 @@ export class FastPath {
     if (this.hostsFor === s) return
     this.hosts = new Map()
     this.headersOk = undefined
+    this.baseHeaders = {}
+    for (const [name, values] of Object.entries(s.headers)) this.baseHeaders[name] = values.length === 1 ? values[0] : values
     this.hostsFor = s
   }
 
@@ -229,8 +237,8 @@ export class FastPath {
   }
 
   private async serve (plan: Plan, s: GatewaySettings): Promise<FastAnswer | undefined> {
-    const headers: Record<string, string | string[]> = {}
-    for (const [name, values] of Object.entries(s.headers)) headers[name] = values.length === 1 ? values[0] : values
+    this.settingsSeen(s)
+    const headers: Record<string, string | string[]> = { ...this.baseHeaders }
     const cp = memo(this.paths, plan.path, () => parseContentPath(plan.path))
     const xIpfsPath = rawHeader(cp.str)
     if (INVALID_HEADER_CHAR.test(xIpfsPath)) return undefined
@@ -310,7 +318,9 @@ export class FastPath {
 
     // the body (or, for HEAD, the first bytes for sniffing), read up front
     let body: Buffer | undefined
+    const whole = node.whole
     const read = async (offset: number, length: number): Promise<Buffer | undefined> => {
+      if (whole != null) return Buffer.from(whole.buffer, whole.byteOffset + offset, length)
       const parts: Uint8Array[] = []
       let got = 0
       for await (const chunk of node.read(offset, length, { recycle: false })) {
@@ -325,12 +335,20 @@ export class FastPath {
     // (a bare /ipfs/<cid>[/] names no file)
     let ctype = contentPath.segments.length === 0 ? '' : typeByExtension(extname(filenameOf(contentPath)))
     if (ctype === '') ctype = fallbackType
+    if (ctype === '' && whole != null) {
+      // (bytes at hand: their type is a function of them)
+      ctype = this.sniffed.get(whole) ?? ''
+      if (ctype === '') {
+        ctype = sniff(whole.subarray(0, SNIFF_LEN), size <= SNIFF_LEN)
+        this.sniffed.set(whole, ctype)
+      }
+    }
     if (ctype === '') {
       // a whole body is read once, for sniffing and sending
-      const whole = plan.method === 'GET' && status === 200
-      const first = await read(0, whole ? size : Math.min(size, SNIFF_LEN))
+      const all = plan.method === 'GET' && status === 200
+      const first = await read(0, all ? size : Math.min(size, SNIFF_LEN))
       if (first == null) return undefined
-      if (whole) body = first
+      if (all) body = first
       ctype = sniff(first.subarray(0, SNIFF_LEN), size <= SNIFF_LEN)
     }
     if (ctype.startsWith('text/html;')) ctype = 'text/html'

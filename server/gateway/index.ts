@@ -12,7 +12,7 @@ import type { Blockstore } from 'interface-blockstore'
 import type { Cradle } from '../../core/cradle.js'
 import { AGENT_VERSION } from '../../core/version.js'
 import { GatewayBlocks } from './blocks.js'
-import { CACHE_MAX_BODY, cacheKey, ResponseCache, sendCached } from './cache.js'
+import { CACHE_MAX_BODY, cacheKey, ResponseCache, scanHeaders, sendCached, type PlainHeaders } from './cache.js'
 import { gatewaySettings, type GatewaySettings } from './config.js'
 import type { GatewayDeps, GatewayRequest } from './context.js'
 import { createDnslinkLookup, type DnslinkInit } from './dnslink.js'
@@ -299,17 +299,20 @@ export function createGatewayApp (init: GatewayInit): Koa {
       // at the concurrency limit, Koa answers 429
       const limit = s.maxConcurrentRequests
       const full = limit > 0 && inflight >= limit
+      // the headers read once, for the cache key and the fast path's plan
+      let scan: PlainHeaders | undefined
       if (cache.size > 0 && !full) {
-        const k = keyOf(req)
+        scan = scanHeaders(req)
+        const k = keyOf(req, scan)
         const hit = k != null ? cache.get(k) : undefined
         if (hit != null) {
           sendCached(res, req.method as string, hit)
           return
         }
       }
-      const plan = fast != null && !full ? fast.plan(req, s) : undefined
+      const plan = fast != null && !full ? fast.plan(req, s, scan) : undefined
       if (plan != null && fast != null) {
-        const key = cache.enabled ? keyOf(req) : undefined
+        const key = cache.enabled ? keyOf(req, plan.scan) : undefined
         const gen = cache.currentGeneration()
         // the fast path holds a slot as the full path would (given back if it falls back)
         if (limit > 0) inflight++
@@ -341,10 +344,10 @@ export function createGatewayApp (init: GatewayInit): Koa {
 const CACHE_KEY = Symbol('gateway cache key')
 
 /** The request's cache key (computed once per request). */
-function keyOf (req: http.IncomingMessage): string | undefined {
+function keyOf (req: http.IncomingMessage, scan?: PlainHeaders): string | undefined {
   const r = req as http.IncomingMessage & { [CACHE_KEY]?: string | null }
   let k = r[CACHE_KEY]
-  if (k === undefined) r[CACHE_KEY] = k = cacheKey(req) ?? null
+  if (k === undefined) r[CACHE_KEY] = k = cacheKey(req, scan) ?? null
   return k ?? undefined
 }
 

@@ -15,7 +15,7 @@ import { CODEC_DAG_PB, CODEC_IDENTITY, CODEC_RAW } from './format.js'
 import type { ListingEntry } from './html.js'
 
 export type UnixfsNode =
-  | { kind: 'file', cid: CID, size: number, mtime?: Date, mode?: number, read: (offset: number, length: number, options?: ReadOptions) => AsyncIterable<Uint8Array> }
+  | { kind: 'file', cid: CID, size: number, mtime?: Date, mode?: number, read: (offset: number, length: number, options?: ReadOptions) => AsyncIterable<Uint8Array>, whole?: Uint8Array }
   | { kind: 'symlink', cid: CID, target: Uint8Array, mtime?: Date, mode?: number }
   | { kind: 'directory', cid: CID, size: number, mtime?: Date, mode?: number, entries: () => AsyncIterable<ListingEntry>, node: dagPb.PBNode, unixfs: UnixFS }
 
@@ -58,6 +58,8 @@ interface Decoded {
   data?: UnixfsData
   /** the file size (files) */
   size: number
+  /** all of a file's bytes, when its root block holds them (no links) */
+  whole?: Uint8Array
 }
 
 /** A dag-pb UnixFS block decoded (500 when it is not one). */
@@ -76,14 +78,15 @@ function decode (block: Uint8Array): Decoded {
   // boxo's FSNode.FileSize: the Filesize field, not the sum of (possibly lying) blocksizes
   const fields = data ?? tryDecode(node.Data)
   const size = fields != null ? unixfsFileSize(fields) : 0
-  return { node, unixfs, data, size }
+  const whole = data != null && node.Links.length === 0 && (data.data?.byteLength ?? 0) === size ? data.data ?? new Uint8Array(0) : undefined
+  return { node, unixfs, data, size, whole }
 }
 
 /** Load a UnixFS node (dag-pb, raw or identity). Throws 501 for other codecs, 500 for non-UnixFS dag-pb. */
 export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<UnixfsNode> {
   if (cid.code === CODEC_RAW || cid.code === CODEC_IDENTITY) {
     const bytes = await blocks.get(cid)
-    return { kind: 'file', cid, size: bytes.byteLength, read: (o, l) => slice(bytes, o, l) }
+    return { kind: 'file', cid, size: bytes.byteLength, read: (o, l) => slice(bytes, o, l), whole: bytes }
   }
   if (cid.code !== CODEC_DAG_PB) throw new GatewayError(501, `unsupported codec ${cid.code} for a UnixFS response`)
   const block = await blocks.get(cid)
@@ -113,7 +116,7 @@ export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<Unix
       }
     }
   }
-  const { data, size } = decoded
+  const { data, size, whole } = decoded
   // a Filesize past 2^53 cannot be a real file here, nor be sent as a Content-Length a client parses
   if (!Number.isSafeInteger(size)) throw new GatewayError(500, `data was not a valid file or directory: file size ${String(size)} out of range`)
   if (data != null) {
@@ -128,6 +131,7 @@ export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<Unix
       size,
       mtime,
       mode,
+      whole,
       read: (offset, length, options) => options?.recycle === false
         ? readUnixfsFile(root, cached, { offset, length })
         : options?.recycle === 'look'
