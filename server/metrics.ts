@@ -9,6 +9,7 @@ import type { Datastore } from 'interface-datastore'
 import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
 import { AGENT_VERSION, KUBO_VERSION } from '../core/version.js'
+import { BatchSummary } from './summary.js'
 
 interface HttpObservation { method: string, code: number, seconds: number, requestBytes: number, responseBytes: number }
 
@@ -175,13 +176,17 @@ export function metricsFor (container: AwilixContainer<Cradle>): Metrics {
   const registry = (): client.Registry => loaded!.registry
   setTimeout(() => { void load() }, LOAD_AFTER_MS).unref()
   const labels = { handler: 'api' }
-  let http: { requests: client.Counter, duration: client.Summary, reqSize: client.Summary, resSize: client.Summary } | undefined
+  let http: { requests: client.Counter, duration: BatchSummary, reqSize: BatchSummary, resSize: BatchSummary } | undefined
   when((c) => {
     const registers = [registry()]
     // the event-loop lag histogram's timer fires at this resolution, idle or not (prom-client default 10 ms)
     c.collectDefaultMetrics({ register: registry(), eventLoopMonitoringPrecision: 1000 })
     const requests = new c.Counter({ name: 'ipfs_http_requests_total', help: 'Total number of HTTP requests made.', labelNames: ['code', 'handler', 'method'], registers })
-    const summary = (name: string, help: string): client.Summary => new c.Summary({ name, help, labelNames: ['handler'], percentiles: OBJECTIVES, registers })
+    const summary = (name: string, help: string): BatchSummary => {
+      const s = new BatchSummary(name, help, labels, OBJECTIVES)
+      registry().registerMetric(s as unknown as client.Metric)
+      return s
+    }
     const duration = summary('ipfs_http_request_duration_seconds', 'The HTTP request latencies in seconds.')
     const reqSize = summary('ipfs_http_request_size_bytes', 'The HTTP request sizes in bytes.')
     const resSize = summary('ipfs_http_response_size_bytes', 'The HTTP response sizes in bytes.')
@@ -222,16 +227,24 @@ export function metricsFor (container: AwilixContainer<Cradle>): Metrics {
   const flushHttp = (): void => {
     if (http == null || pending.length === 0) return
     const counts = new Map<string, { code: string, method: string, n: number }>()
-    for (const { method, code, seconds, requestBytes, responseBytes } of pending) {
-      const key = `${code} ${method}`
+    const n = pending.length
+    const seconds = new Float64Array(n)
+    const requestBytes = new Float64Array(n)
+    const responseBytes = new Float64Array(n)
+    for (let i = 0; i < n; i++) {
+      const o = pending[i]
+      const key = `${o.code} ${o.method}`
       const c = counts.get(key)
       if (c != null) c.n++
-      else counts.set(key, { code: String(code), method: method.toLowerCase(), n: 1 })
-      http.duration.observe(labels, seconds)
-      http.reqSize.observe(labels, requestBytes)
-      http.resSize.observe(labels, responseBytes)
+      else counts.set(key, { code: String(o.code), method: o.method.toLowerCase(), n: 1 })
+      seconds[i] = o.seconds
+      requestBytes[i] = o.requestBytes
+      responseBytes[i] = o.responseBytes
     }
     pending.length = 0
+    http.duration.observeAll(seconds)
+    http.reqSize.observeAll(requestBytes)
+    http.resSize.observeAll(responseBytes)
     for (const { code, method, n } of counts.values()) http.requests.inc({ code, handler: 'api', method }, n)
   }
   const metrics: Metrics = {

@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { base58btc } from 'multiformats/bases/base58'
-import { base58btcOf, createCidEncoder } from '../../../core/cid-encoder.js'
+import { base32 } from 'multiformats/bases/base32'
+import { base32Of, base58btcOf, createCidEncoder } from '../../../core/cid-encoder.js'
 
 describe('cid-encoder', () => {
   it('writes base58btc as multiformats does, leading zero bytes and odd lengths included', () => {
@@ -19,6 +20,16 @@ describe('cid-encoder', () => {
     for (const b of inputs) expect(base58btcOf(b), `bytes ${Buffer.from(b).toString('hex')}`).to.equal(base58btc.baseEncode(b))
   })
 
+  it('writes multibase base32 as multiformats does, every length mod 5 and all-ones bytes included', () => {
+    let seed = 11
+    const rand = (): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed >> 8 }
+    for (let len = 0; len < 300; len++) {
+      const b = new Uint8Array(len)
+      for (let i = 0; i < len; i++) b[i] = rand() & 255
+      for (const x of [b, b.map(() => 255), b.map(() => 0)]) expect(base32Of(x), `bytes ${Buffer.from(x).toString('hex')}`).to.equal(base32.encode(x))
+    }
+  })
+
   it('gives the same strings as CID.toString for CIDv0 and CIDv1, upgraded or in another base', async () => {
     const plain = createCidEncoder({})
     const upgraded = createCidEncoder({ upgradeCidv0InOutput: true })
@@ -31,6 +42,10 @@ describe('cid-encoder', () => {
       expect(upgraded.encode(v0)).to.equal(v0.toV1().toString())
       expect(b58.encode(v0)).to.equal(v0.toString())
       expect(b58.encode(v1)).to.equal(v1.toString(base58btc))
+      expect(createCidEncoder({ cidBase: 'base32' }).encode(v0)).to.equal(v0.toV1().toString())
+      expect(createCidEncoder({ cidBase: 'b' }).encode(v1)).to.equal(v1.toString())
+      const dagCbor = CID.createV1(0x71, v0.multihash)
+      expect(plain.encode(dagCbor)).to.equal(dagCbor.toString())
     }
   })
 })
