@@ -121,11 +121,13 @@ async function bench (kind) {
     const pubCpu0 = cpuMs(a)
     const subCpu0 = cpuMs(b)
     const t0 = performance.now()
+    const m0 = process.hrtime.bigint() / 1000n
     for (let i = 0; i < MESSAGES; i++) {
       sent.set(`m${i}`, performance.now())
       await a.call('pubsub/pub', [b64u(topic)], {}, Buffer.from(`m${i}`))
     }
     await waitFor(() => arrivals.size >= MESSAGES, { timeout: 60_000, interval: 50, what: 'all messages' }).catch(() => {})
+    log(`${kind}: pubsub messages from ${m0} to ${process.hrtime.bigint() / 1000n} µs (monotonic)`)
     const last = Math.max(...arrivals.values())
     const pubCpu = (cpuMs(a) - pubCpu0) / MESSAGES
     const subCpu = (cpuMs(b) - subCpu0) / MESSAGES

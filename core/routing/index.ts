@@ -282,6 +282,8 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
       return await v
     }
     const local = await localValue(key, check)
+    // a DHT without peers gives the local copy and ends at once, ending the search: no lookup needs to start
+    if (local != null && live.length < named.length) { await options.onRecord(local, libp2p.peerId, true); return }
     const routers = named.map((n): SearchRouter => async (emit, stop) => {
       if (local != null && await emit(local, libp2p.peerId, true)) return
       if (!live.includes(n) || stop.aborted) return
@@ -403,7 +405,8 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
         }
         const wan = named.find(n => n.name === 'wan')
         const lan = named.find(n => n.name === 'lan')
-        const lanRun = lan != null ? run(lan) : Promise.resolve([])
+        // a WAN DHT without peers answers with the local copy at once: the LAN's lookup need not start
+        const lanRun = lan != null && !(local != null && wan != null && (wan.dht.routingTable?.size ?? 0) === 0) ? run(lan) : Promise.resolve([])
         const wanValues = wan != null ? await run(wan).catch(async (err) => { lanStop.abort(); await lanRun.catch(() => {}); throw err }) : []
         if (wanValues.length > 0) lanStop.abort()
         const lanValues = await lanRun

@@ -4,6 +4,7 @@ import { expect } from 'chai'
 import sinon from 'sinon'
 import type { PeerId } from '@libp2p/interface'
 import { Libp2pRecord } from '@libp2p/record'
+import { unmarshalIPNSRecord } from 'ipns'
 import { connectOnline, createOnlineTestNode, filesOf, libp2pOf, type TestNode } from '../../helpers/node.js'
 import { ValueLookup, decodeAnswer, encodeGetValue } from '../../../core/routing/lookup.js'
 import { LAN_PROTOCOL } from '../../../core/routing/dht.js'
@@ -92,5 +93,31 @@ describe('core/routing/lookup: between two online nodes', function () {
     const cid = (await a.invoke('add', { files: filesOf({ path: 'y', content: 'resolve' }) }))[0].Hash
     const { Name } = await a.invoke('name/publish', { args: [cid], options: { 'allow-offline': true } })
     expect((await b.invoke('name/resolve', { args: [Name], options: { nocache: true } })).Path).to.equal(`/ipfs/${cid}`)
+  })
+
+  it('a node holding an older copy answers with it without asking its peers, as Kubo 0.40.1 does; routing get too', async () => {
+    const cid1 = (await a.invoke('add', { files: filesOf({ path: 'z', content: 'stale 1' }) }))[0].Hash
+    const cid2 = (await a.invoke('add', { files: filesOf({ path: 'z', content: 'stale 2' }) }))[0].Hash
+    const { Name } = await a.invoke('name/publish', { args: [cid1], options: { 'allow-offline': true, key: 'self' } })
+    const key = ipnsRoutingKey(parseIpnsName(Name)!)
+    const ds = b.container.cradle.datastore as Datastore
+    const lanKey = dhtRecordKey('lan', key)
+    const old = await ds.get(lanKey)
+    await a.invoke('name/publish', { args: [cid2], options: { 'allow-offline': true, key: 'self' } })
+    // B missed the update (its copy is v1 again); A holds v2
+    await ds.put(lanKey, old)
+    // no GET_VALUE goes out (Kubo starts the LAN lookup, then cancels its requests)
+    const open = sinon.spy(ValueLookup.prototype as any, 'request')
+    try {
+      expect((await b.invoke('name/resolve', { args: [Name], options: { nocache: true } })).Path).to.equal(`/ipfs/${cid1}`)
+      const [event] = await b.invoke('routing/get', { args: [`/ipns/${Name as string}`] })
+      expect(unmarshalIPNSRecord(Buffer.from(event.Extra, 'base64')).value).to.equal(`/ipfs/${cid1}`)
+      expect(open.callCount).to.equal(0)
+    } finally {
+      open.restore()
+    }
+    // without its copy, B looks the name up and gets A's v2
+    await ds.delete(lanKey)
+    expect((await b.invoke('name/resolve', { args: [Name], options: { nocache: true } })).Path).to.equal(`/ipfs/${cid2}`)
   })
 })
