@@ -25,12 +25,12 @@ import type { Blockstore, InputPair, Pair } from 'interface-blockstore'
 import type { AbortOptions } from '@libp2p/interface'
 import { NotFoundError } from '../errors.js'
 import { BatchWriter, type WriteItem } from './flatfs-write.js'
-import { TEMP_DIR, blockKey, isIdentity, shardOf } from './flatfs-layout.js'
+import { TEMP_DIR, blockKey, isIdentity, shardOf, spreadShardFolders } from './flatfs-layout.js'
 import { GroupLog, LOG_BLOCK_MAX, replayLogs } from './flatfs-log.js'
 import { Placer, clearShardTempMark, sweepShardTemps } from './flatfs-placer.js'
 
 export { LOG_FILES } from './flatfs-log.js'
-export { SHARDING_README, SHARDING_SPEC, TEMP_DIR, blockKey, flatfsSync, isIdentity, shardOf } from './flatfs-layout.js'
+export { SHARDING_README, SHARDING_SPEC, TEMP_DIR, blockKey, flatfsSync, isIdentity, shardOf, spreadShardFolders } from './flatfs-layout.js'
 
 const RAW = 0x55
 /**
@@ -157,7 +157,8 @@ export class FlatfsBlockstore implements Blockstore {
    * diskUsage.cache and trusts it on open; tsipfs does not keep that count, so the file goes (Kubo recounts).
    */
   async open (): Promise<void> {
-    await fs.mkdir(this.path, { recursive: true })
+    // a folder made here is spread like init's (spreadShardFolders)
+    if (await fs.mkdir(this.path, { recursive: true }) !== undefined) await spreadShardFolders(this.path)
     await fs.rm(path.join(this.path, 'diskUsage.cache'), { force: true })
     await this.writer.open()
     await sweepShardTemps(this.path)

@@ -11,7 +11,7 @@ import { configPath, loadConfigFile, serializeConfig } from '../config/index.js'
 import { writeFileAtomic } from '../util/fs.js'
 import { repoLocked } from './lock.js'
 import { diskSpecText, storesOf, type RepoStores } from './spec.js'
-import { FlatfsBlockstore, SHARDING_README, SHARDING_SPEC, flatfsSync } from '../blockstore/flatfs.js'
+import { FlatfsBlockstore, SHARDING_README, SHARDING_SPEC, flatfsSync, spreadShardFolders } from '../blockstore/flatfs.js'
 import { NodeBlockstore } from '../blockstore/index.js'
 import { createPins, pinEmptyDir } from '../pins/index.js'
 import { LevelDatastore } from 'datastore-level'
@@ -108,6 +108,7 @@ export async function initRepo (repoPath: string, opts: InitOptions = {}): Promi
   await fs.mkdir(repoPath, { recursive: true, mode: 0o700 })
   await fs.mkdir(path.join(repoPath, 'keystore'), { recursive: true, mode: 0o700 })
   await fs.mkdir(stores.blocks, { recursive: true })
+  await spreadShardFolders(stores.blocks)
   await fs.writeFile(path.join(stores.blocks, 'SHARDING'), SHARDING_SPEC + '\n')
   await fs.writeFile(path.join(stores.blocks, '_README'), SHARDING_README, { mode: 0o444 })
   await fs.mkdir(stores.datastore, { recursive: true })

@@ -56,6 +56,27 @@ describe('flatfs blockstore', () => {
     expect(await temps()).to.deep.equal([])
   })
 
+  it('marks a blocks folder it makes TOPDIR (chattr +T), where the filesystem has the flag', async function () {
+    const { spawnSync } = await import('node:child_process')
+    const flags = (p: string): string | undefined => {
+      const r = spawnSync('lsattr', ['-d', p], { encoding: 'utf8' })
+      return r.status === 0 ? r.stdout.split(' ')[0] : undefined
+    }
+    // a folder we make and mark ourselves: lsattr/chattr missing or no such flag here -> nothing to check
+    const probe = path.join(dir, 'probe')
+    await fs.mkdir(probe)
+    spawnSync('chattr', ['+T', probe])
+    if (flags(probe)?.includes('T') !== true) this.skip()
+    expect(flags(path.join(dir, 'blocks'))).to.include('T')
+    // an existing folder is left as it is
+    const other = path.join(dir, 'other')
+    await fs.mkdir(other)
+    const s2 = new FlatfsBlockstore(other)
+    await s2.open()
+    await s2.close()
+    expect(flags(other)).to.not.include('T')
+  })
+
   it('keys by multihash: any CID with the same hash finds the block', async () => {
     const bytes = text('same hash')
     const cid = await raw(bytes)

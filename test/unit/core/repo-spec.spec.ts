@@ -53,6 +53,19 @@ describe('repo: datastore spec and lock (Kubo fsrepo)', () => {
     expect(await fs.readFile(path.join(repo, 'datastore_spec'), 'utf8')).to.equal(DATASTORE_SPEC_FILE)
   })
 
+  it('init marks blocks/ TOPDIR (chattr +T: shard folders spread over block groups), where the filesystem has the flag', async function () {
+    const { spawnSync } = await import('node:child_process')
+    const flags = (p: string): string => { const r = spawnSync('lsattr', ['-d', p], { encoding: 'utf8' }); return r.status === 0 ? r.stdout.split(' ')[0] : '' }
+    const probe = path.join(dir, 'probe')
+    await fs.mkdir(probe)
+    spawnSync('chattr', ['+T', probe])
+    if (!flags(probe).includes('T')) this.skip() // no lsattr/chattr or no such flag here
+    const repo = path.join(dir, 'r')
+    await initRepo(repo, { profile: 'test' })
+    expect(flags(path.join(repo, 'blocks'))).to.include('T')
+    expect(flags(path.join(repo, 'datastore'))).to.not.include('T')
+  })
+
   it('repo.lock is held while open, refused to a second opener, empty (as Kubo needs it) and removed on release', async () => {
     expect(await repoLocked(dir)).to.equal(false)
     const lock = await acquireLock(dir)
