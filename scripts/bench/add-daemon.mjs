@@ -102,34 +102,29 @@ async function stop (d) {
   fs.rmSync(d.repo, { recursive: true, force: true })
 }
 
-function add (d, file) {
+/** one curl against d's API with the daemon's CPU (all threads, and main vs others) around it */
+function measuredCurl (d, curlArgs, maxBuffer) {
   const c0 = cpuOf(d.daemon.pid)
   const t0 = threadsOf(d.daemon.pid)
-  const r = spawnSync('curl', ['-sS', '-f', '-X', 'POST', '-F', `file=@${file};filename=${path.basename(file)}`,
-    `${d.api}/api/v0/add?${query}`, '-w', '\n%{time_total}'], { encoding: 'utf8', maxBuffer: 1 << 24 })
+  const r = spawnSync('curl', ['-sS', '-f', '-X', 'POST', ...curlArgs, '-w', '\n%{time_total}'], { encoding: 'utf8', maxBuffer })
   const cpu = cpuOf(d.daemon.pid) - c0
   const t1 = threadsOf(d.daemon.pid)
   const th = Object.fromEntries(Object.keys(t1).map(k => [k, t1[k] - t0[k]]))
   if (r.status !== 0) throw new Error(`${d.label} add failed: ${r.stderr}`)
   const lines = r.stdout.split('\n').filter(l => l.trim() !== '')
-  const secs = Number(lines.at(-1))
-  const cid = JSON.parse(lines.at(-2)).Hash
-  return { mibs: SIZE / 1048576 / secs, cpu, cid, th }
+  return { lines: lines.slice(0, -1), secs: Number(lines.at(-1)), cpu, th }
+}
+
+function add (d, file) {
+  const { lines, secs, cpu, th } = measuredCurl(d, ['-F', `file=@${file};filename=${path.basename(file)}`, `${d.api}/api/v0/add?${query}`], 1 << 24)
+  return { mibs: SIZE / 1048576 / secs, cpu, cid: JSON.parse(lines.at(-1)).Hash, th }
 }
 
 /** one directory of dirFiles x 1 KiB (seeded: the same bytes for every daemon) -> files/s, CPU per file */
 function addDir (d, body) {
-  const c0 = cpuOf(d.daemon.pid)
-  const t0 = threadsOf(d.daemon.pid)
-  const r = spawnSync('curl', ['-sS', '-f', '-X', 'POST', '-H', `Content-Type: multipart/form-data; boundary=${body.boundary}`,
-    '--data-binary', `@${body.file}`, `${d.api}/api/v0/add?${query}`, '-w', '\n%{time_total}'], { encoding: 'utf8', maxBuffer: 1 << 26 })
-  const cpu = cpuOf(d.daemon.pid) - c0
-  const t1 = threadsOf(d.daemon.pid)
-  const th = Object.fromEntries(Object.keys(t1).map(k => [k, t1[k] - t0[k]]))
-  if (r.status !== 0) throw new Error(`${d.label} add failed: ${r.stderr}`)
-  const lines = r.stdout.split('\n').filter(l => l.trim() !== '')
-  const secs = Number(lines.at(-1))
-  if (lines.length - 1 < dirFiles + 1) throw new Error(`${d.label}: only ${lines.length - 1} rows`)
+  const { lines, secs, cpu, th } = measuredCurl(d, ['-H', `Content-Type: multipart/form-data; boundary=${body.boundary}`,
+    '--data-binary', `@${body.file}`, `${d.api}/api/v0/add?${query}`], 1 << 26)
+  if (lines.length < dirFiles + 1) throw new Error(`${d.label}: only ${lines.length} rows`)
   const cid = JSON.parse(lines.find(l => l.includes(`"${body.dir}"`))).Hash
   return { rate: dirFiles / secs, cpu, cid, th }
 }

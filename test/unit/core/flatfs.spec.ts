@@ -148,6 +148,35 @@ describe('flatfs blockstore', () => {
     expect(await store.has(bigCid)).to.equal(false)
   })
 
+  it('makes a batch\'s new shard folders before its renames: one mkdir per folder, a failed one is tried again', async () => {
+    store = new FlatfsBlockstore(path.join(dir, 'blocks'), { log: false })
+    await store.open()
+    const items = await Promise.all(Array.from({ length: 12 }, async (_, i) => {
+      const bytes = new Uint8Array(100 * 1024).fill(i)
+      return { cid: await raw(bytes), bytes }
+    }))
+    const failing = sinon.stub(fs, 'mkdir').rejects(Object.assign(new Error('EIO: i/o error, mkdir'), { code: 'EIO' }))
+    try {
+      await rejects(store.put(items[0].cid, items[0].bytes), 'EIO: i/o error, mkdir')
+      expect(failing.callCount).to.equal(1)
+    } finally {
+      failing.restore()
+    }
+    expect(await temps()).to.deep.equal([])
+    expect(await store.has(items[0].cid)).to.equal(false)
+    // concurrent puts (several batches): each folder made once, the failed one again
+    const mkdir = sinon.spy(fs, 'mkdir')
+    try {
+      await Promise.all(items.map(async ({ cid, bytes }) => { await store.put(cid, bytes) }))
+    } finally {
+      mkdir.restore()
+    }
+    const shards = new Set(items.map(i => path.join(dir, 'blocks', shardOf(blockKey(i.cid)))))
+    expect(mkdir.args.map(a => a[0]).sort()).to.deep.equal([...shards].sort())
+    for (const { cid, bytes } of items) expect(await getBlock(store, cid)).to.deep.equal(bytes)
+    expect(await temps()).to.deep.equal([])
+  })
+
   it('removes stale temp files on open', async () => {
     await fs.writeFile(path.join(dir, 'blocks', TEMP_DIR, 'put-crashed'), 'partial')
     const again = new FlatfsBlockstore(path.join(dir, 'blocks'))
