@@ -78,6 +78,8 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
         expect(args).to.include.members(['--heap-growing-percent=50', '--initial-old-space-size=128', '--max-semi-space-size=8'])
         expect(args).to.not.include('--initial-old-space-size=48')
         expect(args).to.not.include('--max-semi-space-size=4')
+        // (parallel scavenges stay: bitswap was measured with them)
+        expect(args).to.not.include('--no-parallel-scavenge')
       }
       expect(loaded.some(u => /\/node_modules\/@libp2p\/kad-dht\//.test(u))).to.equal(true)
       expect(loaded.some(u => /\/node_modules\/@libp2p\/gossipsub\//.test(u))).to.equal(false)
@@ -94,7 +96,7 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
     try {
       // the same PID answers the API (the launcher replaced itself), started with the flags
       const args = cmdline(d)
-      expect(args).to.include.members(['--heap-growing-percent=50', '--initial-old-space-size=48', '--max-semi-space-size=4'])
+      expect(args).to.include.members(['--heap-growing-percent=50', '--initial-old-space-size=48', '--max-semi-space-size=4', '--no-parallel-scavenge'])
       expect(args.slice(-3, -1)).to.deep.equal(['daemon', '--offline'])
       expect(environ(d)).to.include.members(['MALLOC_MMAP_THRESHOLD_=65536', 'MALLOC_ARENA_MAX=2'])
       expect((await fetch(`${d.url}/api/v0/id`, { method: 'POST' })).status).to.equal(200)
@@ -108,7 +110,7 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
       expect(args).to.not.include('--max-semi-space-size=4')
       // a malloc setting in the environment wins
       expect(environ(plain)).to.include.members(['MALLOC_ARENA_MAX=4', 'MALLOC_MMAP_THRESHOLD_=65536'])
-      expect(args.some(a => a.startsWith('--heap-growing-percent') || a.startsWith('--initial-old-space-size'))).to.equal(false)
+      expect(args.some(a => a.startsWith('--heap-growing-percent') || a.startsWith('--initial-old-space-size') || a === '--no-parallel-scavenge')).to.equal(false)
     } finally {
       await plain.stop()
     }
@@ -126,10 +128,10 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
         return r.stderr.match(/^EXECARGV .*$/m)?.[0] ?? ''
       }
       for (const offline of [['--offline=1'], ['-offline'], ['--local'], ['-L']]) {
-        expect(flagsOf(offline), offline.join(' ')).to.include('--max-semi-space-size=4').and.not.include('--initial-old-space-size=128')
+        expect(flagsOf(offline), offline.join(' ')).to.include('--max-semi-space-size=4').and.include('--no-parallel-scavenge').and.not.include('--initial-old-space-size=128')
       }
       for (const online of [['--offline=false'], ['--local=f']]) {
-        expect(flagsOf(online), online.join(' ')).to.include('--initial-old-space-size=128')
+        expect(flagsOf(online), online.join(' ')).to.include('--initial-old-space-size=128').and.not.include('--no-parallel-scavenge')
       }
     } finally {
       rmSync(repo, { recursive: true, force: true })
