@@ -2,6 +2,7 @@
 import { CID } from 'multiformats/cid'
 import { RpcError } from './errors.js'
 import { multibase } from './multibase.js'
+import { base32Multibase } from './util/base32.js'
 
 export interface CidEncoder {
   encode: (cid: CID) => string
@@ -59,33 +60,8 @@ export function base58btcOf (bytes: Uint8Array): string {
   return '1'.repeat(zeros) + out.slice(s)
 }
 
-const B32 = Buffer.from('abcdefghijklmnopqrstuvwxyz234567', 'latin1')
-let b32Out = Buffer.allocUnsafeSlow(128)
-
-/**
- * Multibase base32 (lower case, no padding, the 'b' prefix) of `bytes`, as multiformats writes a CIDv1:
- * one string made from a scratch buffer (~0.3 µs for a 36-byte CID; CID.toString built it a character at a
- * time, ~3 KB of garbage, and kept a Map per CID in a WeakMap).
- */
-export function base32Of (bytes: Uint8Array): string {
-  const n = 1 + Math.ceil(bytes.length * 8 / 5)
-  if (n > b32Out.length) b32Out = Buffer.allocUnsafeSlow(n)
-  const out = b32Out
-  out[0] = 0x62 // 'b'
-  let o = 1
-  let acc = 0
-  let bits = 0
-  for (let i = 0; i < bytes.length; i++) {
-    acc = ((acc << 8) | bytes[i]) & 0xfff
-    bits += 8
-    while (bits >= 5) {
-      bits -= 5
-      out[o++] = B32[(acc >>> bits) & 31]
-    }
-  }
-  if (bits > 0) out[o++] = B32[(acc << (5 - bits)) & 31]
-  return out.toString('latin1', 0, o)
-}
+/** multibase base32 of `bytes` (a CIDv1's string), as multiformats writes it */
+export const base32Of = base32Multibase
 
 /** a CID's default string (CIDv0: base58btc, CIDv1: base32) */
 const defaultString = (cid: CID): string => cid.version === 0 ? base58btcOf(cid.bytes) : base32Of(cid.bytes)

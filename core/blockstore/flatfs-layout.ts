@@ -1,7 +1,7 @@
 // Kubo's flatfs layout (next-to-last/2): blocks/<XY>/<BASE32-MULTIHASH>.data, and its SHARDING/_README files.
 import { execFile } from 'node:child_process'
 import type { CID } from 'multiformats/cid'
-import { base32upper } from 'multiformats/bases/base32'
+import { base32UpperOf } from '../util/base32.js'
 
 const IDENTITY = 0x00
 
@@ -42,7 +42,7 @@ stored in the filename.
 export const TEMP_DIR = '.temp'
 
 /** Datastore key of a block: base32 (upper, unpadded) of its multihash. */
-export const blockKey = (cid: CID): string => base32upper.baseEncode(cid.multihash.bytes)
+export const blockKey = (cid: CID): string => base32UpperOf(cid.multihash.bytes)
 /** next-to-last/2: the two characters before the last one */
 export const shardOf = (key: string): string => key.slice(-3, -1)
 export const isIdentity = (cid: CID): boolean => cid.multihash.code === IDENTITY

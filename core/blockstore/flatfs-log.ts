@@ -19,7 +19,7 @@ import path from 'node:path'
 import { crc32 } from 'node:zlib'
 import { createHash, randomBytes } from 'node:crypto'
 import { execFile } from 'node:child_process'
-import { base32upper } from 'multiformats/bases/base32'
+import { base32UpperOf } from '../util/base32.js'
 import { shardOf } from './flatfs-layout.js'
 import { slabAlloc } from '../util/slab.js'
 import { Placer, clearShardTempMark, fsyncPath, syncAll, writeBlockFile } from './flatfs-placer.js'
@@ -371,7 +371,7 @@ export class GroupLog {
   private rewriteLogged (log: LogFile): void {
     for (const rec of parseLog(fsSync.readFileSync(log.file))) {
       if (rec.op !== 'put') continue
-      const key = base32upper.baseEncode(rec.mh)
+      const key = base32UpperOf(rec.mh)
       const p = this.pending.get(key)
       if (p?.op !== 'put' || p.log !== log) continue
       const { file, dir } = this.fileOf(key)
@@ -677,7 +677,7 @@ export async function replayLogs (dir: string, tempDir: string, concurrency = 64
   // small files: synchronous calls (a thread-pool round trip each would cost more), a turn of the event loop now and then
   for (const rec of logs.flat()) {
     if (++n % 256 === 0) await new Promise(resolve => setImmediate(resolve))
-    const key = base32upper.baseEncode(rec.mh)
+    const key = base32UpperOf(rec.mh)
     const shard = path.join(dir, shardOf(key))
     const file = path.join(shard, key + '.data')
     if (rec.op === 'del') {

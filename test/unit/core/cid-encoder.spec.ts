@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { base58btc } from 'multiformats/bases/base58'
-import { base32 } from 'multiformats/bases/base32'
+import { base32, base32upper } from 'multiformats/bases/base32'
+import { base32UpperOf } from '../../../core/util/base32.js'
 import { base32Of, base58btcOf, createCidEncoder } from '../../../core/cid-encoder.js'
 
 describe('cid-encoder', () => {
@@ -20,13 +21,16 @@ describe('cid-encoder', () => {
     for (const b of inputs) expect(base58btcOf(b), `bytes ${Buffer.from(b).toString('hex')}`).to.equal(base58btc.baseEncode(b))
   })
 
-  it('writes multibase base32 as multiformats does, every length mod 5 and all-ones bytes included', () => {
+  it('writes multibase base32 (and base32upper, flatfs keys) as multiformats does, every length mod 5 and all-ones bytes included', () => {
     let seed = 11
     const rand = (): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed >> 8 }
     for (let len = 0; len < 300; len++) {
       const b = new Uint8Array(len)
       for (let i = 0; i < len; i++) b[i] = rand() & 255
-      for (const x of [b, b.map(() => 255), b.map(() => 0)]) expect(base32Of(x), `bytes ${Buffer.from(x).toString('hex')}`).to.equal(base32.encode(x))
+      for (const x of [b, b.map(() => 255), b.map(() => 0)]) {
+        expect(base32Of(x), `bytes ${Buffer.from(x).toString('hex')}`).to.equal(base32.encode(x))
+        expect(base32UpperOf(x), `bytes ${Buffer.from(x).toString('hex')}`).to.equal(base32upper.baseEncode(x)) // flatfs keys
+      }
     }
   })
 
