@@ -129,6 +129,8 @@ export class FlatfsBlockstore implements Blockstore {
   private commits = 0
   /** every batch in progress (close waits for them) */
   private readonly inflight = new Set<Promise<unknown>>()
+  /** "<path>/XY/" by XY's char codes (fileOfKey) */
+  private readonly shardDirs = new Map<number, string>()
   /** bumped by every delete: lets callers cache what they read and notice removals */
   generation = 0
   /** the group-commit log of small durable blocks (undefined: every block takes the batch writer) */
@@ -195,7 +197,13 @@ export class FlatfsBlockstore implements Blockstore {
 
   /** path.join(this.path, shard, name), without normalizing the parts we make */
   private fileOfKey (key: string): string {
-    return this.prefix + shardOf(key) + path.sep + key + '.data'
+    // the shard folder's path by its two char codes: slicing a 2-character string interns it (a string table
+    // lookup per block read, ~1 % of a cat's main thread)
+    const n = key.length
+    const code = (key.charCodeAt(n - 3) << 8) | key.charCodeAt(n - 2)
+    let dir = this.shardDirs.get(code)
+    if (dir === undefined) this.shardDirs.set(code, dir = this.prefix + shardOf(key) + path.sep)
+    return dir + key + '.data'
   }
 
   async has (cid: CID, options?: AbortOptions): Promise<boolean> {

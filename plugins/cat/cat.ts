@@ -71,13 +71,17 @@ export const catCat = defineCommand({
       }
     }
 
+    const read = (part: Extract<Part, { kind: 'file' }>): AsyncGenerator<Uint8Array> =>
+      readUnixfsFile(part.file.root, readBlock, { offset: part.offset, length: part.length, pool: blockBuffers, networkReads })
+    // one file (the usual cat): its reader is the body, no generator layer per chunk in between
+    if (parts.length === 1 && parts[0].kind === 'file') return { body: read(parts[0]), length }
     async function * body (): AsyncGenerator<Uint8Array> {
       for (const part of parts) {
         if (part.kind === 'bytes') {
           if (part.bytes.length > 0) yield part.bytes
           continue
         }
-        yield * readUnixfsFile(part.file.root, readBlock, { offset: part.offset, length: part.length, pool: blockBuffers, networkReads })
+        yield * read(part)
       }
     }
     return { body: body(), length }

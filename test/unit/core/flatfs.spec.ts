@@ -77,6 +77,20 @@ describe('flatfs blockstore', () => {
     expect(flags(other)).to.not.include('T')
   })
 
+  it('names each block file <shard>/<key>.data, the shard folder looked up by its two characters', async () => {
+    // 600 keys (some shard folders met more than once): each path as path.join spells it
+    for (let i = 0; i < 600; i++) {
+      const cid = await raw(text(`block ${i}`))
+      const key = blockKey(cid)
+      expect(store.fileOf(cid)).to.equal(path.join(dir, 'blocks', shardOf(key), key + '.data'))
+    }
+    const cid = await raw(text('block 7'))
+    await store.put(cid, text('block 7'))
+    await store.settle()
+    expect(await store.read(cid)).to.deep.equal(text('block 7'))
+    expect(fsSync.existsSync(store.fileOf(cid))).to.equal(true)
+  })
+
   it('keys by multihash: any CID with the same hash finds the block', async () => {
     const bytes = text('same hash')
     const cid = await raw(bytes)
