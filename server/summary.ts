@@ -14,16 +14,18 @@ export class BatchSummary {
   private sum = 0
   private min = Infinity
   private max = -Infinity
-  private means: number[] = []
-  private weights: number[] = []
+  /** centroids, by mean: means[0..size), weights[0..size) */
+  private means = new Float64Array(0)
+  private weights = new Float64Array(0)
+  private size = 0
 
   constructor (readonly name: string, readonly help: string, private readonly labels: Record<string, string>, private readonly percentiles: number[]) {}
 
-  /** Add a batch of values. */
-  observeAll (values: ArrayLike<number>): void {
-    const n = values.length
+  /** Add a batch of values (sorted in place). */
+  observeAll (batch: Float64Array): void {
+    const n = batch.length
     if (n === 0) return
-    const batch = Float64Array.from(values).sort()
+    batch.sort()
     for (let i = 0; i < n; i++) this.sum += batch[i]
     this.count += n
     if (batch[0] < this.min) this.min = batch[0]
@@ -31,17 +33,19 @@ export class BatchSummary {
     const total = this.count
     const oldMeans = this.means
     const oldWeights = this.weights
-    const means: number[] = []
-    const weights: number[] = []
+    const oldSize = this.size
+    const means = new Float64Array(oldSize + n)
+    const weights = new Float64Array(oldSize + n)
+    let size = 0
     let i = 0
     let j = 0
     let cum = 0
     let m = NaN
     let w = 0
-    while (i < oldMeans.length || j < n) {
+    while (i < oldSize || j < n) {
       let mi: number
       let wi: number
-      if (j >= n || (i < oldMeans.length && oldMeans[i] <= batch[j])) { mi = oldMeans[i]; wi = oldWeights[i]; i++ } else { mi = batch[j]; wi = 1; j++ }
+      if (j >= n || (i < oldSize && oldMeans[i] <= batch[j])) { mi = oldMeans[i]; wi = oldWeights[i]; i++ } else { mi = batch[j]; wi = 1; j++ }
       if (w === 0) { m = mi; w = wi; continue }
       const nw = w + wi
       const q = (cum + nw / 2) / total
@@ -49,17 +53,18 @@ export class BatchSummary {
         m += (mi - m) * wi / nw
         w = nw
       } else {
-        means.push(m)
-        weights.push(w)
+        means[size] = m
+        weights[size++] = w
         cum += w
         m = mi
         w = wi
       }
     }
-    means.push(m)
-    weights.push(w)
+    means[size] = m
+    weights[size++] = w
     this.means = means
     this.weights = weights
+    this.size = size
   }
 
   /** The estimated q-quantile (0 with no values): linear between the centroids' centres, min and max at the ends. */
@@ -70,7 +75,7 @@ export class BatchSummary {
     let prevRank = 0
     let prevValue = this.min
     let cum = 0
-    for (let k = 0; k < this.means.length; k++) {
+    for (let k = 0; k < this.size; k++) {
       const centre = cum + this.weights[k] / 2
       if (rank <= centre) {
         const span = centre - prevRank
@@ -100,7 +105,8 @@ export class BatchSummary {
     this.sum = 0
     this.min = Infinity
     this.max = -Infinity
-    this.means = []
-    this.weights = []
+    this.means = new Float64Array(0)
+    this.weights = new Float64Array(0)
+    this.size = 0
   }
 }

@@ -31,7 +31,7 @@ describe('server: BatchSummary', () => {
       for (let b = 0; b < 400; b++) {
         const batch = Array.from({ length: 1 + (b * 37) % 256 }, () => draw(r))
         for (const v of batch) { all.push(v); sum += v }
-        s.observeAll(batch)
+        s.observeAll(Float64Array.from(batch))
       }
       const sorted = Float64Array.from(all).sort()
       for (const [q, err] of [[0.5, 0.01], [0.9, 0.005], [0.99, 0.002]]) {
@@ -57,7 +57,7 @@ describe('server: BatchSummary', () => {
     ours.registerMetric(s as unknown as client.Metric)
     const p = new client.Summary({ name: 'ipfs_http_request_size_bytes', help: 'The HTTP request sizes in bytes.', labelNames: ['handler'], percentiles: [0.5, 0.9, 0.99], registers: [theirs] })
     expect(await ours.metrics()).to.equal(await theirs.metrics())
-    s.observeAll([1200, 1200, 1200])
+    s.observeAll(Float64Array.of(1200, 1200, 1200))
     for (let i = 0; i < 3; i++) p.observe({ handler: 'api' }, 1200)
     expect(await ours.metrics()).to.equal(await theirs.metrics())
     expect(await ours.metrics()).to.include('ipfs_http_request_size_bytes{quantile="0.99",handler="api"} 1200\nipfs_http_request_size_bytes_sum{handler="api"} 3600\nipfs_http_request_size_bytes_count{handler="api"} 3\n')
