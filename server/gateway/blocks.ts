@@ -57,16 +57,8 @@ export class GatewayBlocks {
    * (a first look at a file's start, for sniffing, costs no second read nor a plain buffer).
    */
   async get (cid: CID, pool?: BufferPool, hold = false): Promise<Uint8Array> {
-    if (cid.multihash.code === IDENTITY) {
-      const bytes = cid.multihash.digest
-      this.onRead?.(cid, bytes)
-      return bytes
-    }
-    const kept = this.store.peek?.(cid)
-    if (kept != null) {
-      this.onRead?.(cid, kept)
-      return kept
-    }
+    const at = this.atHand(cid)
+    if (at != null) return at
     const key = Buffer.from(cid.multihash.bytes).toString('base64')
     let bytes = this.cache?.get(key) ?? this.handOver(key, pool)
     if (bytes == null) {
@@ -83,6 +75,13 @@ export class GatewayBlocks {
       }
     }
     this.onRead?.(cid, bytes)
+    return bytes
+  }
+
+  /** A block at hand without waiting (an identity CID's, or one the source keeps), or undefined: use get. */
+  atHand (cid: CID): Uint8Array | undefined {
+    const bytes = cid.multihash.code === IDENTITY ? cid.multihash.digest : this.store.peek?.(cid)
+    if (bytes != null) this.onRead?.(cid, bytes)
     return bytes
   }
 

@@ -228,12 +228,9 @@ export class FastPath {
   }
 
   /** The complete answer, or undefined to leave the request to the full path. */
-  async answer (plan: Plan, s: GatewaySettings): Promise<FastAnswer | undefined> {
-    try {
-      return await this.serve(plan, s)
-    } catch {
-      return undefined
-    }
+  // (not async: one promise fewer per request)
+  answer (plan: Plan, s: GatewaySettings): Promise<FastAnswer | undefined> {
+    return this.serve(plan, s).catch(() => undefined)
   }
 
   private async serve (plan: Plan, s: GatewaySettings): Promise<FastAnswer | undefined> {
@@ -320,7 +317,6 @@ export class FastPath {
     let body: Buffer | undefined
     const whole = node.whole
     const read = async (offset: number, length: number): Promise<Buffer | undefined> => {
-      if (whole != null) return Buffer.from(whole.buffer, whole.byteOffset + offset, length)
       const parts: Uint8Array[] = []
       let got = 0
       for await (const chunk of node.read(offset, length, { recycle: false })) {
@@ -358,7 +354,7 @@ export class FastPath {
     if (status === 206) headers['Content-Range'] = contentRange({ start, length }, size)
     headers['Content-Length'] = String(length)
     if (plan.method === 'HEAD') return { status, headers }
-    body ??= await read(start, length)
+    body ??= whole != null ? Buffer.from(whole.buffer, whole.byteOffset + start, length) : await read(start, length)
     if (body == null) return undefined
     return { status, headers, body }
   }

@@ -85,11 +85,11 @@ function decode (block: Uint8Array): Decoded {
 /** Load a UnixFS node (dag-pb, raw or identity). Throws 501 for other codecs, 500 for non-UnixFS dag-pb. */
 export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<UnixfsNode> {
   if (cid.code === CODEC_RAW || cid.code === CODEC_IDENTITY) {
-    const bytes = await blocks.get(cid)
+    const bytes = blocks.atHand(cid) ?? await blocks.get(cid)
     return { kind: 'file', cid, size: bytes.byteLength, read: (o, l) => slice(bytes, o, l), whole: bytes }
   }
   if (cid.code !== CODEC_DAG_PB) throw new GatewayError(501, `unsupported codec ${cid.code} for a UnixFS response`)
-  const block = await blocks.get(cid)
+  const block = blocks.atHand(cid) ?? await blocks.get(cid)
   let decoded = blocks.decoded?.get(block) as Decoded | undefined
   if (decoded == null) {
     decoded = decode(block)
