@@ -81,12 +81,16 @@ async function drainIfDone<T> (it: AsyncIterator<T>): Promise<{ values: T[], err
   const values: T[] = []
   for (let i = 0; i < 64; i++) {
     const next = it.next()
-    const turn = new Promise<'later'>(resolve => setImmediate(() => resolve('later')))
+    let timer: NodeJS.Immediate | undefined
+    const turn = new Promise<'later'>(resolve => { timer = setImmediate(resolve, 'later') })
     let r: IteratorResult<T> | 'later'
     try {
       r = await Promise.race([next, turn])
     } catch (error) {
       return { values, error }
+    } finally {
+      // the value came first: no callback at the end of the turn
+      clearImmediate(timer)
     }
     if (r === 'later') {
       pending.set(it, next as Promise<IteratorResult<unknown>>)
