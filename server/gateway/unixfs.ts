@@ -120,11 +120,6 @@ export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<Unix
   // a Filesize past 2^53 cannot be a real file here, nor be sent as a Content-Length a client parses
   if (!Number.isSafeInteger(size)) throw new GatewayError(500, `data was not a valid file or directory: file size ${String(size)} out of range`)
   if (data != null) {
-    const root = { pb: node, fs: data }
-    // into recycled buffers, given back by the response once written (respond.ts)
-    const recycled = async (c: CID): Promise<Uint8Array> => await blocks.get(c, blockBuffers)
-    const cached = async (c: CID): Promise<Uint8Array> => await blocks.get(c)
-    const held = async (c: CID): Promise<Uint8Array> => await blocks.get(c, blockBuffers, true)
     return {
       kind: 'file',
       cid,
@@ -132,11 +127,16 @@ export async function loadUnixfs (blocks: GatewayBlocks, cid: CID): Promise<Unix
       mtime,
       mode,
       whole,
-      read: (offset, length, options) => options?.recycle === false
-        ? readUnixfsFile(root, cached, { offset, length })
-        : options?.recycle === 'look'
-          ? readUnixfsFile(root, held, { offset, length })
-          : readUnixfsFile(root, recycled, { offset, length, pool: blockBuffers })
+      // (the root and the block getter are made when a read starts: a fast-path answer of a whole file reads none)
+      read: (offset, length, options) => {
+        const root = { pb: node, fs: data }
+        return options?.recycle === false
+          ? readUnixfsFile(root, async (c: CID) => await blocks.get(c), { offset, length })
+          : options?.recycle === 'look'
+            ? readUnixfsFile(root, async (c: CID) => await blocks.get(c, blockBuffers, true), { offset, length })
+            // into recycled buffers, given back by the response once written (respond.ts)
+            : readUnixfsFile(root, async (c: CID) => await blocks.get(c, blockBuffers), { offset, length, pool: blockBuffers })
+      }
     }
   }
   return {
