@@ -106,18 +106,17 @@ export class BatchWriter {
   private async makeFolder (dir: string): Promise<void> {
     if (this.mkdirs >= MKDIRS) await new Promise<void>(resolve => this.dirQueue.push(resolve))
     this.mkdirs++
-    let created = false
     try {
       await fs.mkdir(dir)
-      created = true
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
     } finally {
       this.mkdirs--
       this.dirQueue.shift()?.()
     }
-    // the root fsyncs of folders made at the same time share one journal commit
-    if (created && this.sync) await this.syncRoot()
+    // the root fsyncs of folders made at the same time share one journal commit; a folder that was there may not
+    // be durable either (the log's placer fsyncs the root at its checkpoint; a mkdir whose root fsync failed)
+    if (this.sync) await this.syncRoot()
   }
 
   /** fsync the root: one at a time, the calls that arrive meanwhile share the next one */

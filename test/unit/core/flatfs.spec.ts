@@ -191,6 +191,48 @@ describe('flatfs blockstore', () => {
     expect(await temps()).to.deep.equal([])
   })
 
+  it('makes a shard folder durable in the root before a batch that renames into it resolves, when it was already there or its root fsync failed', async () => {
+    store = new FlatfsBlockstore(path.join(dir, 'blocks'), { log: false })
+    await store.open()
+    const root = path.join(dir, 'blocks')
+    const block = async (i: number): Promise<{ cid: CID, bytes: Uint8Array }> => {
+      const bytes = new Uint8Array(100 * 1024).fill(i)
+      return { cid: await raw(bytes), bytes }
+    }
+    const rootOpens = (spy: sinon.SinonSpy): number => spy.args.filter(a => a[0] === root).length
+    // a folder another writer made (the log's placer fsyncs the root only at its checkpoint)
+    const a = await block(1)
+    await fs.mkdir(path.join(root, shardOf(blockKey(a.cid))))
+    let open = sinon.spy(fsSync, 'openSync')
+    try {
+      await store.put(a.cid, a.bytes)
+    } finally {
+      open.restore()
+    }
+    expect(rootOpens(open), 'root fsynced').to.equal(1)
+    // a folder made whose root fsync failed: the put fails, the next one fsyncs the root again
+    let b = await block(2)
+    for (let i = 3; shardOf(blockKey(b.cid)) === shardOf(blockKey(a.cid)); i++) b = await block(i)
+    const real = fsSync.openSync.bind(fsSync)
+    const failing = sinon.stub(fsSync, 'openSync').callsFake(((p: fsSync.PathLike, ...rest: unknown[]) => {
+      if (p === root) throw Object.assign(new Error('EIO: i/o error, open'), { code: 'EIO' })
+      return (real as (...args: unknown[]) => number)(p, ...rest)
+    }) as typeof fsSync.openSync)
+    try {
+      await rejects(store.put(b.cid, b.bytes), 'EIO: i/o error, open')
+    } finally {
+      failing.restore()
+    }
+    open = sinon.spy(fsSync, 'openSync')
+    try {
+      await store.put(b.cid, b.bytes)
+    } finally {
+      open.restore()
+    }
+    expect(rootOpens(open), 'root fsynced on the retry').to.equal(1)
+    expect(await getBlock(store, b.cid)).to.deep.equal(b.bytes)
+  })
+
   it('removes stale temp files on open', async () => {
     await fs.writeFile(path.join(dir, 'blocks', TEMP_DIR, 'put-crashed'), 'partial')
     const again = new FlatfsBlockstore(path.join(dir, 'blocks'))
