@@ -51,15 +51,17 @@ export function cidPrefix (cid: CID): Uint8Array {
 
 const empty = (): SendMessage => ({ full: false, pendingBytes: 0, wantlist: new Map(), blocks: new Map(), blockPresences: new Map() })
 
-/** Sends what the peer wants and we have (or DONT_HAVE when asked for), one batch in flight while reading the next. */
+/**
+ * Sends what the peer wants and we have (or DONT_HAVE when asked for), a few messages in flight while reading the
+ * next blocks. Wants that come meanwhile are served in the same pass, behind the messages in flight: waiting for
+ * those to drain first left the connection idle for a round trip per batch of wants (the peer asks as it reads).
+ */
 export async function serveWants (ledger: ServingLedger, deps: ServeDeps, options: AbortOptions = {}): Promise<void> {
-  ledger.removeExpiredWants()
-  const unsent = [...ledger.wants.entries()].filter(([, w]) => w.status === 'want')
-  if (unsent.length === 0) return
-  for (const [, w] of unsent) w.status = 'sending'
   let msg = empty()
   let bytes = 0
   const inflight: Array<Promise<void>> = []
+  /** messages sent and not yet handed to the stream */
+  let pending = 0
   const flush = async (): Promise<void> => {
     if (msg.blocks.size === 0 && msg.blockPresences.size === 0) return
     const m = msg
@@ -69,41 +71,54 @@ export async function serveWants (ledger: ServingLedger, deps: ServeDeps, option
     // at most `window` messages in flight: the next waits for the oldest (backpressure)
     if (inflight.length >= (deps.window ?? 1)) await inflight.shift()
     const sent = deps.send(ledger.peerId, m, options).then(() => { ledger.sentBytes(n) })
-    sent.catch(() => {})
+    sent.catch(() => {}).finally(() => { pending-- })
+    pending++
     inflight.push(sent)
   }
-  try {
-    for (const [key, want] of unsent) {
-      let block: Uint8Array
-      try {
-        block = await deps.read(want.cid, options)
-      } catch (err) {
-        if (!isNotFound(err)) throw err
-        // asked again later (the ledger keeps it), DONT_HAVE once when the peer wants to know
-        want.status = 'want'
-        want.haveBlock = false
-        if (want.sendDontHave === true && want.sentDoNotHave !== true) {
-          want.sentDoNotHave = true
-          msg.blockPresences.set(key, { cid: want.cid.bytes, type: 'DoNotHaveBlock' })
+  // the first pass looks again at wants we had not got; later ones only at new wants
+  let first = true
+  for (;;) {
+    ledger.removeExpiredWants()
+    const unsent = [...ledger.wants.entries()].filter(([, w]) => w.status === 'want' && (first || w.haveBlock !== false))
+    first = false
+    if (unsent.length === 0) break
+    for (const [, w] of unsent) w.status = 'sending'
+    try {
+      for (const [key, want] of unsent) {
+        let block: Uint8Array
+        try {
+          block = await deps.read(want.cid, options)
+        } catch (err) {
+          if (!isNotFound(err)) throw err
+          // asked again later (the ledger keeps it), DONT_HAVE once when the peer wants to know
+          want.status = 'want'
+          want.haveBlock = false
+          if (want.sendDontHave === true && want.sentDoNotHave !== true) {
+            want.sentDoNotHave = true
+            msg.blockPresences.set(key, { cid: want.cid.bytes, type: 'DoNotHaveBlock' })
+          }
+          continue
         }
-        continue
+        // a cancel (or a new want) came while reading
+        if (want.status !== 'sending') continue
+        if (want.wantType === 'WantHave' && block.byteLength >= ledger.maxSizeReplaceHasWithBlock) {
+          msg.blockPresences.set(key, { cid: want.cid.bytes, type: 'HaveBlock' })
+        } else {
+          msg.blocks.set(key, { data: block, prefix: cidPrefix(want.cid) })
+          bytes += block.byteLength
+        }
+        want.status = 'sent'
+        want.expires = Date.now() + ledger.doNotResendBlockWindow
+        if (bytes >= BATCH_BYTES) await flush()
       }
-      // a cancel (or a new want) came while reading
-      if (want.status !== 'sending') continue
-      if (want.wantType === 'WantHave' && block.byteLength >= ledger.maxSizeReplaceHasWithBlock) {
-        msg.blockPresences.set(key, { cid: want.cid.bytes, type: 'HaveBlock' })
-      } else {
-        msg.blocks.set(key, { data: block, prefix: cidPrefix(want.cid) })
-        bytes += block.byteLength
-      }
-      want.status = 'sent'
-      want.expires = Date.now() + ledger.doNotResendBlockWindow
-      if (bytes >= BATCH_BYTES) await flush()
+    } finally {
+      // wants not reached (an error) can be served by the next round
+      for (const [, w] of unsent) if (w.status === 'sending') w.status = 'want'
     }
-    await flush()
-  } finally {
-    // wants not reached (an error) can be served by the next round
-    for (const [, w] of unsent) if (w.status === 'sending') w.status = 'want'
+    if (options.signal?.aborted === true) break
+    // a room in the window: what was read goes now (else it fills up with the next wants' blocks)
+    if (pending < (deps.window ?? 1)) await flush()
   }
+  await flush()
   await Promise.all(inflight)
 }
