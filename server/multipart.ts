@@ -4,6 +4,7 @@
 // which Go does not).
 import path from 'node:path'
 import type { Readable } from 'node:stream'
+import type { IncomingMessage } from 'node:http'
 import { RequestParseError } from '../core/errors.js'
 import type { FileEntry } from '../registry/types.js'
 
@@ -18,6 +19,23 @@ export const READ_AHEAD = 4 << 20
  * to be woken once per 64 KiB (half the wall time of a big add under load).
  */
 export async function * streamChunks (stream: Readable, readAhead = READ_AHEAD): AsyncGenerator<Buffer> {
+  // a request whose body is all in the stream's buffer before it is read (a small upload: the body came with the
+  // headers) is taken from there as one chunk: no listeners, no switch to flowing mode, no wait for a wake-up
+  if (bufferedWhole(stream, readAhead)) {
+    let early = true
+    try {
+      const chunk = stream.read() as Buffer | null
+      if (chunk != null) yield chunk
+      early = false
+    } finally {
+      if (early) stream.destroy()
+    }
+    if (stream.readableLength === 0) {
+      // nothing more can come: flowing, so that it ends (and the server sees it consumed) as when read to its end
+      stream.resume()
+      return
+    }
+  }
   let wake: (() => void) | undefined
   const kick = (): void => {
     const w = wake
@@ -61,6 +79,16 @@ export async function * streamChunks (stream: Readable, readAhead = READ_AHEAD):
     for (const e of events) stream.off(e, kick)
     if (!ended) stream.destroy()
   }
+}
+
+/** The stream's buffer holds all of its body: it ended, or it is a request whose Content-Length bytes are all there. */
+function bufferedWhole (stream: Readable, max: number): boolean {
+  const n = stream.readableLength
+  if (stream.readableFlowing !== null || stream.destroyed || n === 0 || n > max) return false
+  const req = stream as Readable & Partial<Pick<IncomingMessage, 'complete' | 'headers'>>
+  if (req.complete === true) return true
+  const length = req.headers?.['content-length']
+  return length != null && req.headers?.['transfer-encoding'] == null && Number(length) === n
 }
 
 export interface Part {

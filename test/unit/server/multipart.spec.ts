@@ -2,7 +2,7 @@
 // without copying a chunk that cannot hold the start of the delimiter.
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
-import { PassThrough } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 import { multipartFiles, parseMultipart, streamChunks } from '../../../server/multipart.js'
 import { multipart } from '../../helpers/rpc.js'
 
@@ -222,5 +222,42 @@ describe('streamChunks', () => {
     for await (const c of streamChunks(t)) seen.push(c.toString())
     expect(seen).to.deep.equal(['z'])
     expect(t.listenerCount('data')).to.equal(0)
+  })
+
+  it('takes a request received whole from its buffer in one chunk (no listeners); ends it, or destroys it when stopped early', async () => {
+    const whole = (): Readable => {
+      const r = new Readable({ read () {} })
+      r.push(Buffer.from('--b\r\n'))
+      r.push(Buffer.from('body'))
+      r.push(null)
+      return Object.assign(r, { complete: true })
+    }
+    const r = whole()
+    const seen: string[] = []
+    for await (const c of streamChunks(r)) { seen.push(c.toString()); expect(r.listenerCount('data')).to.equal(0) }
+    expect(seen).to.deep.equal(['--b\r\nbody'])
+    await tick()
+    expect(r.readableEnded).to.equal(true) // read to its end, not destroyed before
+    const early = whole()
+    for await (const _ of streamChunks(early)) break
+    expect(early.destroyed).to.equal(true)
+    // a request whose Content-Length bytes are all buffered, before its end is known: one chunk, then it ends
+    const sized = Object.assign(new Readable({ read () {} }), { complete: false, headers: { 'content-length': '9' } })
+    sized.push(Buffer.from('--b\r\n'))
+    sized.push(Buffer.from('body'))
+    const got: string[] = []
+    for await (const c of streamChunks(sized)) { got.push(c.toString()); expect(sized.listenerCount('data')).to.equal(0) }
+    expect(got).to.deep.equal(['--b\r\nbody'])
+    sized.push(null)
+    await tick()
+    expect(sized.readableEnded).to.equal(true)
+    // not complete yet: read as it comes
+    const partial = new Readable({ read () {} })
+    partial.push(Buffer.from('x'))
+    const it = streamChunks(partial)
+    expect((await it.next()).value?.toString()).to.equal('x')
+    expect(partial.listenerCount('data')).to.equal(1)
+    partial.push(null)
+    expect((await it.next()).done).to.equal(true)
   })
 })
