@@ -332,6 +332,12 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
     yield row
 
     parent?.children.set(name, leaves.add(node.cid, node.size))
+    // a top-level file or symlink without wrapping: Kubo's adder puts it into its MFS root under its CID string and
+    // flushes that root, so a directory node {<cid>: node} is stored too (unpinned; `repo stat` and gc count it)
+    if (!wrap && parts.length <= 1) {
+      const key = node.cid.toString()
+      await buildDirectory([{ name: key, nameBytes: Buffer.from(key), cid: node.cid, size: node.size }], undefined, dirOpts)
+    }
   }
 
   if (tree != null) yield * finish(tree)
