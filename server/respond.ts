@@ -10,7 +10,7 @@ import type { Outcome } from '../registry/execute.js'
 import type { CommandSpec, TextCall } from '../registry/types.js'
 
 export { goJson } from './go-json.js'
-import { goJson } from './go-json.js'
+import { goJson, goJsonPieces } from './go-json.js'
 
 export const ENCODINGS = new Set(['json', 'xml', 'text', 'textnl', 'octet-stream'])
 
@@ -243,6 +243,12 @@ export async function sendOutcome (ctx: Context, outcome: Outcome, enc: string, 
       preamble(ctx)
       ctx.status = 200
       ctx.set('Content-Type', mimeOf(enc))
+      // a big listing (ls, files ls, pin ls of millions) is encoded as it is written, as Go's encoder does
+      const pieces = enc === 'json' ? goJsonPieces(outcome.value) : undefined
+      if (pieces != null) {
+        void pumpRows(ctx, undefined, pieces[Symbol.iterator]() as unknown as AsyncIterator<string>, (s: string) => s)
+        return
+      }
       sendChunked(ctx, Buffer.from(encodeValue(outcome.value, enc, command, call), charset))
       return
     }

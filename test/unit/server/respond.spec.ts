@@ -35,3 +35,63 @@ describe('server/respond text encoding', () => {
     }
   })
 })
+
+describe('server/respond big JSON values (issue 15)', () => {
+  const rawJSON = (JSON as unknown as { rawJSON: (t: string) => unknown }).rawJSON
+  /** an ls-like answer of n links, with names Go escapes, plus values JSON.stringify treats specially */
+  const listing = (n: number): unknown => ({
+    Objects: [{
+      Hash: 'Qm<&>',
+      Links: Array.from({ length: n }, (_, i) => ({ Name: `f${i}<a&b>\u2028\u2029é\ud800`, Hash: `h${i}`, Size: i, Type: 2, Skip: undefined, Fn: () => 1 }))
+    }],
+    Holes: Array.from({ length: 300 }, (_, i) => i % 3 === 0 ? undefined : i % 3 === 1 ? () => 0 : new Date(i)),
+    Max: rawJSON('18446744073709551615'),
+    Keys: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [i % 2 === 0 ? `k${i}` : String(i), { Type: 'recursive' }]))
+  })
+
+  it('goJsonPieces: the same text as goJson in bounded pieces; none for a small value', async () => {
+    const { goJson, goJsonPieces } = await import('../../../server/go-json.js')
+    expect(goJsonPieces({ Objects: [{ Hash: 'x', Links: [{ Name: 'a' }] }] })).to.equal(undefined)
+    expect(goJsonPieces([1, 2, 3])).to.equal(undefined)
+    for (const n of [0, 257, 5000]) {
+      const value = listing(n)
+      const pieces = [...(goJsonPieces(value, 4096) ?? [])]
+      expect(pieces.join('')).to.equal(goJson(value))
+      expect(pieces.length).to.be.greaterThan(n / 100)
+      // escapes make a piece longer than its source text (here about 1.4 times)
+      for (const p of pieces) expect(p.length).to.be.lessThan(2 * 4096)
+    }
+  })
+
+  it('a big single JSON value is written in pieces with the bytes goJson gives; a small one in one body', async () => {
+    const { goJson } = await import('../../../server/go-json.js')
+    const spec = { path: ['x'] } as unknown as CommandSpec
+    const call = { path: ['x'], args: [], options: {} } as never
+    const small = { Entries: [{ Name: 'a<b', Hash: 'h', Size: 1, Type: 0 }] }
+    const ctx1 = fakeCtx()
+    await sendOutcome(ctx1 as never, { kind: 'single', value: small } as never, 'json', spec, call)
+    expect(String(ctx1.body)).to.equal(goJson(small))
+
+    const value = listing(20_000)
+    const writes: string[] = []
+    let ended = false
+    const res = {
+      destroyed: false,
+      writableLength: 0,
+      write: (c: string | Uint8Array) => { writes.push(String(c)); return true },
+      end: () => { ended = true },
+      on: () => res,
+      off: () => res,
+      addTrailers: () => { throw new Error('no error expected') }
+    }
+    const ctx2 = { ...fakeCtx(), res, respond: true }
+    await sendOutcome(ctx2 as never, { kind: 'single', value } as never, 'json', spec, call)
+    for (let i = 0; i < 100 && !ended; i++) await new Promise(resolve => setImmediate(resolve))
+    expect(ended).to.equal(true)
+    expect(ctx2.respond).to.equal(false)
+    expect(ctx2.headers['Content-Type']).to.equal('application/json')
+    expect(writes.join('')).to.equal(goJson(value))
+    expect(writes.length).to.be.greaterThan(10)
+    for (const w of writes) expect(w.length).to.be.lessThan(2 * 64 * 1024)
+  })
+})
