@@ -28,6 +28,7 @@ import { BatchWriter, type WriteItem } from './flatfs-write.js'
 import { TEMP_DIR, blockKey, isIdentity, shardOf, spreadShardFolders } from './flatfs-layout.js'
 import { GroupLog, LOG_BLOCK_MAX, replayLogs } from './flatfs-log.js'
 import { Placer, clearShardTempMark, sweepShardTemps } from './flatfs-placer.js'
+import { BlockSizes } from './flatfs-sizes.js'
 
 export { LOG_FILES } from './flatfs-log.js'
 export { SHARDING_README, SHARDING_SPEC, TEMP_DIR, blockKey, flatfsSync, isIdentity, shardOf, spreadShardFolders } from './flatfs-layout.js'
@@ -137,6 +138,8 @@ export class FlatfsBlockstore implements Blockstore {
   private readonly log: GroupLog | undefined
   /** writes small blocks without fsync on a worker thread (sync: false) */
   private readonly placer: Placer | undefined
+  /** the size of each block file named so far (repo stat lists the names and stats only the others) */
+  readonly sizes = new BlockSizes()
 
   constructor (dir: string, init: FlatfsInit = {}) {
     this.path = dir
@@ -219,13 +222,16 @@ export class FlatfsBlockstore implements Blockstore {
     if (isIdentity(cid)) return cid
     const bytes = await collect(val)
     if (this.log != null && bytes.length <= LOG_BLOCK_MAX) {
-      await this.log.put(blockKey(cid), cid.multihash.bytes, bytes)
+      const key = blockKey(cid)
+      this.sizes.set(key, bytes.length)
+      await this.log.put(key, cid.multihash.bytes, bytes)
       return cid
     }
     if (this.placer != null && bytes.length <= LOG_BLOCK_MAX) {
       await this.track(this.placer.write(this.placeItem(cid, bytes)))
       return cid
     }
+    this.sizes.set(blockKey(cid), bytes.length)
     await new Promise<void>((resolve, reject) => {
       this.queue.push({ cid, bytes, resolve, reject })
       this.kick()
@@ -272,7 +278,7 @@ export class FlatfsBlockstore implements Blockstore {
         ? await this.track(this.writeLogged(log, items))
         : this.placer != null
           ? await this.track(this.writePlaced(this.placer, items))
-          : await this.track(this.writer.write(items))
+          : await this.track(this.writer.write(this.remember(items)))
       const failed = results.find(r => r.status === 'rejected')
       if (failed != null) throw failed.reason
       return cids
@@ -289,8 +295,15 @@ export class FlatfsBlockstore implements Blockstore {
     if (order.length > 0) yield * await flush()
   }
 
+  /** the items, their sizes remembered */
+  private remember (items: WriteItem[]): WriteItem[] {
+    for (const i of items) this.sizes.set(blockKey(i.cid), i.bytes.length)
+    return items
+  }
+
   private placeItem (cid: CID, bytes: Uint8Array): { file: string, dir: string, bytes: Uint8Array } {
     const key = blockKey(cid)
+    this.sizes.set(key, bytes.length)
     return { file: this.fileOfKey(key), dir: this.prefix + shardOf(key), bytes }
   }
 
@@ -300,7 +313,7 @@ export class FlatfsBlockstore implements Blockstore {
     const large = items.filter(i => i.bytes.length > LOG_BLOCK_MAX)
     const [placed, big] = await Promise.all([
       Promise.allSettled(small.map(async i => { await placer.write(this.placeItem(i.cid, i.bytes)) })),
-      large.length > 0 ? this.writer.write(large) : []
+      large.length > 0 ? this.writer.write(this.remember(large)) : []
     ])
     return [...placed, ...big]
   }
@@ -309,8 +322,12 @@ export class FlatfsBlockstore implements Blockstore {
   private async writeLogged (log: GroupLog, items: WriteItem[]): Promise<Array<PromiseSettledResult<void>>> {
     const large = items.filter(i => i.bytes.length > LOG_BLOCK_MAX)
     const [small, big] = await Promise.all([
-      Promise.allSettled(items.filter(i => i.bytes.length <= LOG_BLOCK_MAX).map(async i => { await log.put(blockKey(i.cid), i.cid.multihash.bytes, i.bytes) })),
-      large.length > 0 ? this.writer.write(large) : []
+      Promise.allSettled(items.filter(i => i.bytes.length <= LOG_BLOCK_MAX).map(async i => {
+        const key = blockKey(i.cid)
+        this.sizes.set(key, i.bytes.length)
+        await log.put(key, i.cid.multihash.bytes, i.bytes)
+      })),
+      large.length > 0 ? this.writer.write(this.remember(large)) : []
     ])
     return [...small, ...big]
   }

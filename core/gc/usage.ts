@@ -7,6 +7,7 @@ import type { Blockstore } from 'interface-blockstore'
 import type { AbortOptions } from '@libp2p/interface'
 import { NodeBlockstore } from '../blockstore/index.js'
 import { FlatfsBlockstore, LOG_FILES } from '../blockstore/flatfs.js'
+import type { BlockSizes } from '../blockstore/flatfs-sizes.js'
 import { listedSourcesOf, storageOf } from './index.js'
 import { parseHumanBytes } from '../config/units.js'
 import type { ConfigStore } from '../config/index.js'
@@ -21,8 +22,11 @@ export interface StorageUsage {
 /** stat this many entries between two turns of the event loop */
 const SLICE = 512
 
-/** Size of a folder tree (files and folders, as go-ds-flatfs folderSize / leveldb DiskUsage) and its *.data files. */
-async function du (dir: string, options: AbortOptions, top = true): Promise<{ size: number, data: number }> {
+/**
+ * Size of a folder tree (files and folders, as go-ds-flatfs folderSize / leveldb DiskUsage) and its *.data files.
+ * A block file whose size `sizes` knows (by its name) is not stat'ed; the others are, and `sizes` learns them.
+ */
+async function du (dir: string, options: AbortOptions, top = true, sizes?: BlockSizes): Promise<{ size: number, data: number }> {
   let size = 0
   let data = 0
   let names: string[]
@@ -42,18 +46,30 @@ async function du (dir: string, options: AbortOptions, top = true): Promise<{ si
     }
     // flatfs's group-commit log: preallocated space, not blocks (and gone once the store closes)
     if (top && LOG_FILES.includes(name)) continue
-    const p = path.join(dir, name)
+    const block = name.endsWith('.data')
+    if (block && sizes != null) {
+      const known = sizes.get(name, name.length - 5)
+      if (known !== undefined) {
+        size += known
+        data++
+        continue
+      }
+    }
+    const p = dir + path.sep + name
     let st: fsSync.Stats
     try {
       st = fsSync.lstatSync(p)
     } catch { continue } // removed meanwhile
     if (st.isDirectory()) {
-      const sub = await du(p, options, false)
+      const sub = await du(p, options, false, sizes)
       size += sub.size
       data += sub.data
     } else {
       size += st.size
-      if (name.endsWith('.data')) data++
+      if (block) {
+        data++
+        sizes?.set(name, st.size, name.length - 5)
+      }
     }
   }
   return { size, data }
@@ -86,7 +102,7 @@ export async function storageUsage (repoPath: string, blockstore: Blockstore, op
   // every acknowledged block in its file first (flatfs's group-commit log writes them in the background)
   const store = storageOf(blockstore)
   if (store instanceof FlatfsBlockstore) await store.settle()
-  const blocks = await du(path.join(repoPath, 'blocks'), options)
+  const blocks = await du(path.join(repoPath, 'blocks'), options, true, store instanceof FlatfsBlockstore ? store.sizes : undefined)
   const datastore = await du(path.join(repoPath, 'datastore'), options)
   return { size: blocks.size + datastore.size, blocks: blocks.data + await sourceKeys(blockstore, options) }
 }
