@@ -3,7 +3,8 @@
 // with the work, tsipfs beside Kubo on the same data, each offline on a fresh repo per size:
 //  - a directory of N entries (HAMT) added in one request, then listed (`ls`);
 //  - N unpinned 1 KiB blocks (one file added with pin=false, size-1024 chunks, raw leaves), then
-//    `pin ls`, `repo stat` and `repo gc` (blocks removed per second);
+//    `pin ls`, `repo stat` and `repo gc` (blocks removed per second); the HAMT stays pinned (recursively: N indirect
+//    pins) and its first --direct-max (10,000) entries are pinned directly too before `pin ls` (--skip direct: none);
 //  - once, a file of --big-gib GiB added with the daemon's RSS sampled every 100 ms throughout.
 // N runs over 10,000, 100,000 and 1,000,000 up to --max (default 1,000,000; use --max 100000 or 10000
 // on a shared machine). Data is generated while sending (deterministic, nothing written to disk first).
@@ -20,8 +21,13 @@ import path from 'node:path'
 import { root, runUnderNode22 } from './lib/node22.js'
 import { setFlatfsSync } from './bench/flatfs-sync.js'
 
-runUnderNode22(import.meta.url)
 const argv = process.argv.slice(2)
+if (argv.includes('--help')) {
+  const head = fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1).filter(l => l.startsWith('//'))
+  console.log(head.map(l => l.slice(3)).join('\n') + '\nOptions: --max N, --min N, --big-gib G (0: none), --only tsipfs,kubo, --skip dir,blocks,direct, --direct-max N, --sync true, --prof DIR')
+  process.exit(0)
+}
+runUnderNode22(import.meta.url)
 const value = (name, dflt) => { const i = argv.indexOf(name); return i < 0 ? dflt : argv[i + 1] }
 const max = Number(value('--max', '1000000'))
 const bigGiB = Number(value('--big-gib', '4'))
@@ -34,6 +40,8 @@ const flatfsSync = value('--sync', 'false') === 'true'
 process.env.UV_THREADPOOL_SIZE ??= '64' // the unlink limit below runs as many unlinks at once as the daemon
 /** --min 1000000: leave the smaller sizes out */
 const min = Number(value('--min', '0'))
+/** --direct-max 10000: how many of the HAMT's entries get a direct pin (Kubo pins ~125/s under load: 1M would take hours) */
+const directMax = Number(value('--direct-max', '10000'))
 const sizes = [10_000, 100_000, 1_000_000].filter(n => n <= max && n >= min)
 const log = (m) => process.stderr.write(`[scale ${new Date().toTimeString().slice(0, 8)}] ${m}\n`)
 const loadavg = () => os.loadavg().map(x => x.toFixed(2)).join(' ')
@@ -153,6 +161,10 @@ async function * dirBody (n) {
   }
   yield Buffer.from(`--${B}--\r\n`)
 }
+/** string arguments as a command's stdin (one per line), as the CLI sends them */
+async function * argsBody (args) {
+  yield Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n${args.join('\n')}\n\r\n--${B}--\r\n`)
+}
 const lastHash = (text) => /"Hash":"([^"]+)"[^\n]*\n?$/.exec(text.trimEnd())?.[1]
 
 /** the samples at 0 %, 10 %, … 100 % of the run, MiB */
@@ -180,20 +192,36 @@ for (const n of sizes) {
   }
   for (const name of only) {
     const d = await startDaemon(name)
+    let entryCids = []
     try {
       if (!skip.includes('dir')) {
         const dir = await step(d, name, n, 'HAMT dir add, entries/s', n, async () => await postMultipart(`${d.api}/api/v0/add?progress=false&quieter=true`, B, dirBody(n)), r => lastHash(r.text))
         const root = lastHash(dir.text)
         if (roots.has(n) && roots.get(n) !== root) note(name, n, 'HAMT dir CID differs', root, `other: ${roots.get(n)}`)
         roots.set(n, root)
-        await step(d, name, n, 'ls, entries/s', r => (r.body.match(/"Name":/g) ?? []).length, async () => await call(d.api, `ls?arg=${root}&size=false&resolve-type=false`), r => `${(r.body.match(/"Name":/g) ?? []).length} entries`)
+        const ls = await step(d, name, n, 'ls, entries/s', r => (r.body.match(/"Name":/g) ?? []).length, async () => await call(d.api, `ls?arg=${root}&size=false&resolve-type=false`), r => `${(r.body.match(/"Name":/g) ?? []).length} entries`)
+        entryCids = Array.from(ls.body.matchAll(/"Hash":"([^"]+)"/g), m => m[1]).filter(c => c !== root).slice(0, directMax)
+        ls.body = ''
         await call(d.api, `files/cp?arg=/ipfs/${root}&arg=/big`)
         await step(d, name, n, 'files ls, entries/s', r => (r.body.match(/"Name":/g) ?? []).length, async () => await call(d.api, 'files/ls?arg=/big&U=true'), r => `${(r.body.match(/"Name":/g) ?? []).length} entries`)
         await call(d.api, 'files/rm?arg=/big&r=true')
       }
       if (!skip.includes('blocks')) {
         await step(d, name, n, `add ${n} × 1 KiB blocks unpinned, blocks/s`, n, async () => await postMultipart(`${d.api}/api/v0/add?progress=false&pin=false&chunker=size-1024&raw-leaves=true&quieter=true`, B, fileBody(`blocks-${n}`, n * 1024)))
+        if (entryCids.length > 0 && !skip.includes('direct')) {
+          // the HAMT's first --direct-max entries pinned directly too (they stay indirect as well), 10,000 per call as stdin lines
+          await step(d, name, n, `pin add --recursive=false (${entryCids.length} entries, 10,000 per call), pins/s`, entryCids.length, async () => {
+            const t0 = performance.now()
+            for (let i = 0; i < entryCids.length; i += 10_000) {
+              await postMultipart(`${d.api}/api/v0/pin/add?recursive=false`, B, argsBody(entryCids.slice(i, i + 10_000)))
+            }
+            return { s: (performance.now() - t0) / 1000 }
+          })
+        }
         await step(d, name, n, 'pin ls (all), pins/s', r => r.lines, async () => await call(d.api, 'pin/ls?stream=true'), r => `${r.lines} pins`)
+        await step(d, name, n, 'pin ls (all, one JSON answer), pins/s', r => Object.keys(JSON.parse(r.body).Keys).length, async () => await call(d.api, 'pin/ls'), r => `${Object.keys(JSON.parse(r.body).Keys).length} pins, ${(r.body.length / 2 ** 20).toFixed(0)} MiB`)
+        await step(d, name, n, 'pin ls --type=recursive, pins/s', r => r.lines, async () => await call(d.api, 'pin/ls?stream=true&type=recursive'), r => `${r.lines} pins`)
+        await step(d, name, n, 'pin ls --type=direct --stream, pins/s', r => r.lines, async () => await call(d.api, 'pin/ls?stream=true&type=direct'), r => `${r.lines} pins`)
         await step(d, name, n, 'repo stat, objects/s', r => JSON.parse(r.body).NumObjects, async () => await call(d.api, 'repo/stat'), r => `NumObjects ${JSON.parse(r.body).NumObjects}`)
         await step(d, name, n, 'refs local, refs/s', r => r.lines, async () => await call(d.api, 'refs/local'), r => `${r.lines} refs`)
         spawnSync('sync') // the blocks on disk (written back), as in a repo that has been in use
