@@ -77,6 +77,10 @@ export function flatfsSync (spec: unknown): boolean {
 export async function spreadShardFolders (dir: string): Promise<void> {
   if (process.platform !== 'linux') return
   await new Promise<void>((resolve) => {
-    execFile('chattr', ['+T', dir], { timeout: 10_000 }, () => { resolve() })
+    try {
+      execFile('chattr', ['+T', dir], { timeout: 10_000 }, () => { resolve() })
+    } catch {
+      resolve() // a spawn that fails at once (EPERM, ENOMEM) throws instead of calling back
+    }
   })
 }

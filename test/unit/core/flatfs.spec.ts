@@ -77,6 +77,23 @@ describe('flatfs blockstore', () => {
     expect(flags(other)).to.not.include('T')
   })
 
+  it('opens (makes its folder) when chattr cannot be started at all: spawn throws (EPERM, ENOMEM)', async () => {
+    const cp = await import('node:child_process')
+    const { syncBuiltinESMExports } = await import('node:module')
+    const execFile = sinon.stub(cp.default, 'execFile').throws(Object.assign(new Error('spawn EPERM'), { code: 'EPERM', syscall: 'spawn' }))
+    syncBuiltinESMExports()
+    try {
+      const s2 = new FlatfsBlockstore(path.join(dir, 'fresh'))
+      await s2.open()
+      await s2.close()
+      expect(execFile.callCount).to.equal(process.platform === 'linux' ? 1 : 0)
+    } finally {
+      execFile.restore()
+      syncBuiltinESMExports()
+    }
+    expect((await fs.stat(path.join(dir, 'fresh'))).isDirectory()).to.equal(true)
+  })
+
   it('names each block file <shard>/<key>.data, the shard folder looked up by its two characters', async () => {
     // 600 keys (some shard folders met more than once): each path as path.join spells it
     for (let i = 0; i < 600; i++) {
