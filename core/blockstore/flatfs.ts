@@ -9,9 +9,9 @@
 // folder once; concurrent put() calls are group-committed the same way (puts that arrive while
 // batches are being committed form the next batch; two batches may commit at once). A put costs
 // two fsync rounds (file, then folder) whatever the batching, so a client waiting for each put
-// before sending the next is bound by fsync latency. Files are created, closed and renamed with
+// before sending the next is bound by fsync latency. Files up to 64 KiB are created, closed and renamed with
 // synchronous syscalls (cheaper than thread-pool round trips), yielding to the event loop every few
-// files; only fsyncs and the data writes of blocks over 64 KiB go to the thread pool. Without fsync, blocks
+// files; fsyncs, new shard folders and blocks over 64 KiB (all but their rename) go to the thread pool. Without fsync, blocks
 // up to 64 KiB are written by a worker thread instead (flatfs-placer.ts, temp files in the shard folder itself, swept at
 // open after a crash: an unsynced create in place waits for
 // the journal commits flushing earlier data). See bench/flatfs.mjs for figures. The batch writer is in flatfs-write.ts, the layout in flatfs-layout.ts.

@@ -53,6 +53,11 @@ function threadsOf (pid) {
   return out
 }
 
+/** VmRSS of pid in MiB */
+function rssOf (pid) {
+  try { return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024 } catch { return NaN }
+}
+
 /** utime+stime in seconds of pid and its live descendants */
 function cpuOf (pid) {
   let total = 0
@@ -112,21 +117,21 @@ function measuredCurl (d, curlArgs, maxBuffer) {
   const th = Object.fromEntries(Object.keys(t1).map(k => [k, t1[k] - t0[k]]))
   if (r.status !== 0) throw new Error(`${d.label} add failed: ${r.stderr}`)
   const lines = r.stdout.split('\n').filter(l => l.trim() !== '')
-  return { lines: lines.slice(0, -1), secs: Number(lines.at(-1)), cpu, th }
+  return { lines: lines.slice(0, -1), secs: Number(lines.at(-1)), cpu, th, rss: rssOf(d.daemon.pid) }
 }
 
 function add (d, file) {
-  const { lines, secs, cpu, th } = measuredCurl(d, ['-F', `file=@${file};filename=${path.basename(file)}`, `${d.api}/api/v0/add?${query}`], 1 << 24)
-  return { mibs: SIZE / 1048576 / secs, cpu, cid: JSON.parse(lines.at(-1)).Hash, th }
+  const { lines, secs, cpu, th, rss } = measuredCurl(d, ['-F', `file=@${file};filename=${path.basename(file)}`, `${d.api}/api/v0/add?${query}`], 1 << 24)
+  return { mibs: SIZE / 1048576 / secs, cpu, cid: JSON.parse(lines.at(-1)).Hash, th, rss }
 }
 
 /** one directory of dirFiles x 1 KiB (seeded: the same bytes for every daemon) -> files/s, CPU per file */
 function addDir (d, body) {
-  const { lines, secs, cpu, th } = measuredCurl(d, ['-H', `Content-Type: multipart/form-data; boundary=${body.boundary}`,
+  const { lines, secs, cpu, th, rss } = measuredCurl(d, ['-H', `Content-Type: multipart/form-data; boundary=${body.boundary}`,
     '--data-binary', `@${body.file}`, `${d.api}/api/v0/add?${query}`], 1 << 26)
   if (lines.length < dirFiles + 1) throw new Error(`${d.label}: only ${lines.length} rows`)
   const cid = JSON.parse(lines.find(l => l.includes(`"${body.dir}"`))).Hash
-  return { rate: dirFiles / secs, cpu, cid, th }
+  return { rate: dirFiles / secs, cpu, cid, th, rss }
 }
 
 const files = dirFiles != null ? [] : Array.from({ length: runs }, (_, i) => path.join(dataDir, `rand256-${i + 1}.bin`))
@@ -157,14 +162,14 @@ for (const sync of syncs) {
       for (const d of daemons) {
         const r = addDir(d, body)
         res.get(d.label).push(r)
-        process.stderr.write(`sync=${sync} ${d.label} ${body.dir} ${r.rate.toFixed(0)} files/s cpu ${(r.cpu * 1e6 / dirFiles).toFixed(0)} us/file (main u/s ${r.th.mainUser.toFixed(2)}/${r.th.mainSys.toFixed(2)}, others u/s ${r.th.otherUser.toFixed(2)}/${r.th.otherSys.toFixed(2)}) ${r.cid} load ${os.loadavg()[0].toFixed(1)}\n`)
+        process.stderr.write(`sync=${sync} ${d.label} ${body.dir} ${r.rate.toFixed(0)} files/s cpu ${(r.cpu * 1e6 / dirFiles).toFixed(0)} us/file (main u/s ${r.th.mainUser.toFixed(2)}/${r.th.mainSys.toFixed(2)}, others u/s ${r.th.otherUser.toFixed(2)}/${r.th.otherSys.toFixed(2)}, RSS after ${r.rss.toFixed(0)} MiB) ${r.cid} load ${os.loadavg()[0].toFixed(1)}\n`)
       }
     }
     for (const f of files) {
       for (const d of daemons) {
         const r = add(d, f)
         res.get(d.label).push(r)
-        process.stderr.write(`sync=${sync} ${d.label} ${path.basename(f)} ${r.mibs.toFixed(0)} MiB/s cpu ${r.cpu.toFixed(2)} s (main u/s ${r.th.mainUser.toFixed(2)}/${r.th.mainSys.toFixed(2)}, others u/s ${r.th.otherUser.toFixed(2)}/${r.th.otherSys.toFixed(2)}) ${r.cid} load ${os.loadavg()[0].toFixed(1)}\n`)
+        process.stderr.write(`sync=${sync} ${d.label} ${path.basename(f)} ${r.mibs.toFixed(0)} MiB/s cpu ${r.cpu.toFixed(2)} s (main u/s ${r.th.mainUser.toFixed(2)}/${r.th.mainSys.toFixed(2)}, others u/s ${r.th.otherUser.toFixed(2)}/${r.th.otherSys.toFixed(2)}, RSS after ${r.rss.toFixed(0)} MiB) ${r.cid} load ${os.loadavg()[0].toFixed(1)}\n`)
       }
     }
   } finally {
