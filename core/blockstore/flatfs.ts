@@ -72,7 +72,7 @@ export interface FlatfsInit {
   readInPlace?: boolean
   /** durable small blocks go through the group-commit log (flatfs-log.ts; default true unless TSIPFS_FLATFS_LOG=off; only with `sync`) */
   log?: boolean
-  /** bytes of each of the two log files (default 4 MiB) */
+  /** bytes of each of the two log files (default 8 MiB: a 10,000 x 1 KiB add fits in two without waiting for a checkpoint) */
   logSize?: number
   /** ms without puts after which the log is checkpointed (default 1 s) */
   logIdleMs?: number

@@ -356,7 +356,7 @@ describe('flatfs group-commit log', () => {
 
   it('checkpoints the active log once no put came for the idle time (logIdleMs)', async () => {
     await store.close()
-    store = new FlatfsBlockstore(path.join(dir, 'blocks'), { logIdleMs: 50 })
+    store = new FlatfsBlockstore(path.join(dir, 'blocks'), { logIdleMs: 50, logSize: 256 * 1024 })
     await store.open()
     const items = await blocks(3, 'idle')
     await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
