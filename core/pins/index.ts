@@ -403,20 +403,45 @@ export function createPins ({ datastore, blockstore }: PinsDeps): Pins {
           for (const { cid } of keysOf(rIndex)) { emitted.add(cid); roots.push(cid) }
         }
         if (type !== 'indirect' && type !== 'all') return
+        // an indirect pin has no name (a name filter lists none); `walking` alone keeps them apart, not `emitted`
         const walking = new CidSet()
         for (const root of roots) {
           if (!hasLinks(root)) continue // a raw root has no children (GetLinks does not read it)
-          const batch: CID[] = []
-          await walkDag(blockstore, root, {
-            signal: options.signal,
+          // rows go out while the walk goes on (a 1M-entry HAMT held 1M CIDs before its first row)
+          let found: CID[] = []
+          let wake: (() => void) | undefined
+          let over = false
+          let failure: unknown
+          const stop = new AbortController()
+          const onAbort = (): void => { stop.abort(options.signal?.reason) }
+          options.signal?.addEventListener('abort', onAbort)
+          const walk = walkDag(blockstore, root, {
+            signal: stop.signal,
             skipRoot: true,
             visit: (c) => {
               if (!walking.visit(c)) return false
-              if (!emitted.has(c) && take(c, '')) batch.push(c)
+              if (filter === '' && !emitted.has(c)) { found.push(c); wake?.() }
               return true
             }
-          })
-          for (const cid of batch) yield { cid, type: 'indirect', name: '' }
+          }).catch((err) => { failure = err }).finally(() => { over = true; wake?.() })
+          try {
+            while (true) {
+              if (found.length > 0) {
+                const rows = found
+                found = []
+                for (const cid of rows) yield { cid, type: 'indirect', name: '' }
+                continue
+              }
+              if (over) break
+              await new Promise<void>(resolve => { wake = resolve })
+              wake = undefined
+            }
+          } finally {
+            stop.abort()
+            options.signal?.removeEventListener('abort', onAbort)
+            await walk
+          }
+          if (failure !== undefined) throw failure
         }
       },
 

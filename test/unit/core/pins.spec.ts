@@ -58,6 +58,34 @@ describe('pins', () => {
     pins = createPins({ datastore: ds, blockstore: bs })
   })
 
+  it('ls gives indirect pins while the walk goes on, in walk order (a 1M-entry HAMT held every CID first; issue 15)', async () => {
+    // a chain root -> n1 -> ... -> n400: each node is read only once its parent was
+    let child: CID | undefined
+    const chain: CID[] = []
+    for (let i = 400; i >= 0; i--) {
+      const bytes = dagPb.encode({ Data: text(`n${i}`), Links: child == null ? [] : [{ Hash: child, Name: 'next' }] })
+      child = CID.createV0(await sha256.digest(bytes))
+      await bs.put(child, bytes)
+      chain.unshift(child)
+    }
+    await pins.pinRecursive(chain[0])
+    let reads = 0
+    const get = bs.get.bind(bs)
+    bs.get = ((cid: CID, o?: unknown) => { reads++; return get(cid, o as never) }) as typeof bs.get
+    const it = pins.ls({ type: 'indirect' })[Symbol.asyncIterator]()
+    const first = await it.next()
+    expect(first.value.cid.toString()).to.equal(chain[1].toString())
+    expect(reads).to.be.lessThan(100)
+    const rest = await all({ [Symbol.asyncIterator]: () => it })
+    expect([first.value, ...rest].map(p => p.cid.toString())).to.deep.equal(chain.slice(1).map(c => c.toString()))
+    // a name filter lists no indirect pin; a consumer that stops early ends the walk
+    expect(await all(pins.ls({ type: 'all', name: 'x' }))).to.deep.equal([])
+    const early = pins.ls({ type: 'all' })[Symbol.asyncIterator]()
+    await early.next()
+    await early.next()
+    await early.return?.(undefined)
+  })
+
   it('writes Kubo\'s records and index keys (behaviour.md §12)', async () => {
     const empty = await emptyDirCid()
     await bs.put(empty, Uint8Array.of(0x0a, 0x02, 0x08, 0x01))
