@@ -81,12 +81,13 @@ export function lengthPrefixed (message: Uint8Array): Uint8Array {
 }
 
 /**
- * The outer signal or REQUEST_TIMEOUT_MS, whichever comes first; done() clears the timer and the listener
+ * The outer signal or REQUEST_TIMEOUT_MS (an unref'd timer), whichever comes first; done() clears the timer and the listener
  * (AbortSignal.any + AbortSignal.timeout per request left a 10 s timer and a weak-ref registration behind each).
  */
-function requestSignal (outer?: AbortSignal): { signal: AbortSignal, done: () => void } {
+export function requestSignal (outer?: AbortSignal): { signal: AbortSignal, done: () => void } {
   const controller = new AbortController()
   const timer = setTimeout(() => { controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')) }, REQUEST_TIMEOUT_MS)
+  timer.unref() // as AbortSignal.timeout: a request in flight does not keep the process alive
   const onAbort = (): void => { controller.abort(outer?.reason) }
   if (outer?.aborted === true) controller.abort(outer.reason)
   else outer?.addEventListener('abort', onAbort, { once: true })

@@ -6,7 +6,7 @@ import type { PeerId } from '@libp2p/interface'
 import { Libp2pRecord } from '@libp2p/record'
 import { unmarshalIPNSRecord } from 'ipns'
 import { connectOnline, createOnlineTestNode, filesOf, libp2pOf, type TestNode } from '../../helpers/node.js'
-import { ValueLookup, decodeAnswer, encodeGetValue } from '../../../core/routing/lookup.js'
+import { ValueLookup, decodeAnswer, encodeGetValue, requestSignal } from '../../../core/routing/lookup.js'
 import { LAN_PROTOCOL } from '../../../core/routing/dht.js'
 import { dhtRecordKey, type Routing } from '../../../core/routing/index.js'
 import { Key, type Datastore } from 'interface-datastore'
@@ -36,6 +36,22 @@ describe('core/routing/lookup: GET_VALUE codec', () => {
     expect(Buffer.from(answer.closer[0].id).toString('hex')).to.equal('aabb')
     expect(answer.closer[0].addrs.map(a => Buffer.from(a).toString('hex'))).to.deep.equal(['04', '05'])
     expect(() => decodeAnswer(Uint8Array.from([0x1a, 5, 1]))).to.throw()
+  })
+})
+
+describe('core/routing/lookup: per-request timeout', () => {
+  afterEach(() => { sinon.restore() })
+
+  it('the 10 s timer of a request in flight does not hold the event loop (unref\'d), and done() clears it', () => {
+    const set = sinon.spy(globalThis, 'setTimeout')
+    const clear = sinon.spy(globalThis, 'clearTimeout')
+    const { signal, done } = requestSignal()
+    expect(set.callCount).to.equal(1)
+    const timer = set.returnValues[0] as unknown as NodeJS.Timeout
+    expect(timer.hasRef()).to.equal(false)
+    expect(signal.aborted).to.equal(false)
+    done()
+    expect(clear.calledWith(timer)).to.equal(true)
   })
 })
 
