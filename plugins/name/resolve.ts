@@ -3,7 +3,7 @@ import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import { defineCommand } from '../../registry/define.js'
 import type { Invocation } from '../../registry/types.js'
 import { RpcError } from '../../core/errors.js'
-import { DEFAULT_DEPTH } from '../../core/namesys/index.js'
+import { DEFAULT_DEPTH, ERR_RESOLVE_FAILED, ResolveError } from '../../core/namesys/index.js'
 import { newPath } from '../../core/resolver/index.js'
 import { dhtTimeout } from './common.js'
 import type { ResolvedPathOutput } from './output.js'
@@ -21,9 +21,21 @@ export const nameResolve = defineCommand({
     stream: { type: 'bool', aliases: ['s'], description: 'Stream entries as they are found.' }
   },
   output: ({ stream }) => stream === true ? 'ndjson' : 'single',
-  run: (call): Promise<ResolvedPathOutput> | AsyncIterable<ResolvedPathOutput> => call.options.stream === true ? (async function * () { yield await resolveName(call) })() : resolveName(call),
+  run: (call): Promise<ResolvedPathOutput> | AsyncIterable<ResolvedPathOutput> => call.options.stream === true ? streamName(call) : resolveName(call),
   text: (out) => `${out.Path}\n`
 })
+
+/** Kubo's Name().Search: a name no record is found for ends the stream with no entry and no error */
+async function * streamName (call: Invocation<ResolveOpts>): AsyncGenerator<ResolvedPathOutput> {
+  let out: ResolvedPathOutput
+  try {
+    out = await resolveName(call)
+  } catch (err) {
+    if (err instanceof ResolveError && err.message === ERR_RESOLVE_FAILED && call.signal?.aborted !== true) return
+    throw err
+  }
+  yield out
+}
 
 type ResolveOpts = { recursive: boolean, nocache?: boolean, dhtRecordCount: number, dhtTimeout: string, stream?: boolean }
 

@@ -90,6 +90,11 @@ describe('name', () => {
     await rejects(node.invoke('name/resolve', { args: [selfName], options: { 'dht-timeout': '-1s' } }), 'DHT timeout value must be >= 0')
   })
 
+  it('resolve --stream of a name no record is found for gives no entry and no error, as Kubo 0.40.1 (other errors stay)', async () => {
+    expect(await node.invoke('name/resolve', { args: ['k51qzi5uqu5dlvj2baxnqndepeb86cbk3ng7n3i46uzyxzyqj2xjonzllnv0v8'], options: { stream: true } })).to.deep.equal([])
+    await rejects(node.invoke('name/resolve', { args: ['notaname'], options: { stream: true } }), 'cannot resolve: "/ipns/notaname"')
+  })
+
   it('puts a record only when it is valid and newer (or with --force)', async () => {
     const raw = await record()
     await rejects(node.invoke('name/put', { args: [selfName], files: filesOf({ content: raw }) }), "can't put while offline: pass `--allow-offline` to store locally or `--allow-delegated` if Ipns.DelegatedPublishers are set up")
