@@ -60,6 +60,8 @@ export interface LogInit {
   concurrency?: number
   /** ms without puts after which the active log is checkpointed (default 1 s) */
   idleMs?: number
+  /** the coreutils `sync` a big checkpoint runs as `sync -f <dir>` (default 'sync') */
+  syncCommand?: string
 }
 
 interface Op {
@@ -154,26 +156,28 @@ function hashMatches (mh: Uint8Array, bytes: Uint8Array): boolean {
 
 /** checkpoints covering at least this many files flush the filesystem at once (syncfs) instead of fsyncing each */
 const SYNCFS_MIN = 64
-let syncfsWorks = process.platform === 'linux'
+/** `sync -f` failed because it cannot run here (not a writeback error): the checkpoint fsyncs each file instead */
+const SYNCFS_UNSUPPORTED = /Operation not permitted|Function not implemented|No such file or directory|Permission denied|invalid option|unrecognized option|usage/i
 
 /**
  * syncfs(2) of the filesystem holding `dir`, through coreutils' `sync -f` (Node has no binding): one flush and one
  * journal commit for every file a checkpoint covers, where an fsync each cost ~100-800 µs of kernel time per block
  * under load. Writeback errors not yet reported are reported to it (Linux >= 5.8) and fail it. False when it
- * cannot run here (then the caller fsyncs each file).
+ * cannot run here (no `sync`, a spawn refused, EPERM/ENOSYS/ENOENT from syncfs): then the caller fsyncs each file.
  */
-async function syncfs (dir: string): Promise<boolean> {
-  if (!syncfsWorks) return false
+async function syncfs (dir: string, command: string): Promise<boolean> {
   return await new Promise<boolean>((resolve, reject) => {
-    execFile('sync', ['-f', dir], { timeout: 0 }, (err, _out, stderr) => {
-      if (err == null) { resolve(true); return }
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || /invalid option|unrecognized option|usage/i.test(String(stderr))) {
-        syncfsWorks = false
-        resolve(false)
-        return
-      }
-      reject(new Error(`sync -f ${dir}: ${String(stderr).trim() || err.message}`))
-    })
+    try {
+      execFile(command, ['-f', dir], { timeout: 0 }, (err, _out, stderr) => {
+        if (err == null) { resolve(true); return }
+        const code = (err as NodeJS.ErrnoException).code
+        if (typeof code === 'string' || SYNCFS_UNSUPPORTED.test(String(stderr))) { resolve(false); return }
+        reject(new Error(`sync -f ${dir}: ${String(stderr).trim() || err.message}`))
+      })
+    } catch {
+      // a spawn refused at once (EPERM under a seccomp sandbox, ENOMEM) throws instead of calling back
+      resolve(false)
+    }
   })
 }
 
@@ -198,6 +202,9 @@ export class GroupLog {
   private readonly size: number
   private readonly concurrency: number
   private readonly idleMs: number
+  private readonly syncCommand: string
+  /** `sync -f` ran here (false once it could not: each checkpoint then fsyncs every file) */
+  private syncfsWorks = process.platform === 'linux'
   private queue: Op[] = []
   /** a round is being prepared and written, or a switch or close runs: no other round starts */
   private preparing = false
@@ -227,6 +234,7 @@ export class GroupLog {
     this.size = Math.max(init.logSize ?? 8 * 1024 * 1024, HEADER + REC + 1024 + LOG_BLOCK_MAX)
     this.concurrency = init.concurrency ?? 64
     this.idleMs = init.idleMs ?? IDLE_MS
+    this.syncCommand = init.syncCommand ?? 'sync'
     this.logs = LOG_FILES.map(name => ({ file: path.join(dir, name), epoch: 0, tail: HEADER, fresh: true, files: new Set<string>(), dirs: new Set<string>(), writing: new Set<Promise<void>>(), failed: new Map<string, Uint8Array>(), syncing: new Set<Promise<void>>(), chain: Promise.resolve(undefined), gen: 0 }))
     this.logs[0].epoch = ++this.epoch
     this.placer = new Placer()
@@ -353,7 +361,10 @@ export class GroupLog {
       }
       files.push(...log.files)
       dirs.push(...log.dirs)
-      if (!(files.length >= SYNCFS_MIN && await syncfs(this.dir))) await this.placer.sync(this.dir, files, dirs)
+      if (!(files.length >= SYNCFS_MIN && this.syncfsWorks && await syncfs(this.dir, this.syncCommand))) {
+        if (files.length >= SYNCFS_MIN) this.syncfsWorks = false
+        await this.placer.sync(this.dir, files, dirs)
+      }
       fsSync.writeSync(log.fd, header(log.epoch, 0), 0, HEADER, 0)
       await fdatasync(log.fd)
     } catch (err) {

@@ -76,6 +76,8 @@ export interface FlatfsInit {
   logSize?: number
   /** ms without puts after which the log is checkpointed (default 1 s) */
   logIdleMs?: number
+  /** the `sync` command of the log's checkpoint (`sync -f`; default 'sync') */
+  logSyncCommand?: string
   /**
    * without fsync (`sync: false`), blocks up to 64 KiB are written by a worker thread (flatfs-placer.ts; default
    * true unless TSIPFS_FLATFS_WORKER=off, and only with syncSmallWrites)
@@ -150,7 +152,7 @@ export class FlatfsBlockstore implements Blockstore {
     this.readInPlace = init.readInPlace ?? true
     // TSIPFS_FLATFS_LOG=off: every block takes the batch writer (A/B measurements, a way out)
     const log = init.log ?? process.env.TSIPFS_FLATFS_LOG !== 'off'
-    if (this.writer.sync && log) this.log = new GroupLog(dir, path.join(dir, TEMP_DIR), { logSize: init.logSize, idleMs: init.logIdleMs, concurrency: init.concurrency })
+    if (this.writer.sync && log) this.log = new GroupLog(dir, path.join(dir, TEMP_DIR), { logSize: init.logSize, idleMs: init.logIdleMs, concurrency: init.concurrency, syncCommand: init.logSyncCommand })
     // in place on the event loop, an unsynced create waits for the journal commits that flush earlier data (the
     // loop spent ~800 µs of kernel time per 1 KiB block/put under load); the worker waits instead
     const worker = (init.placeInWorker ?? process.env.TSIPFS_FLATFS_WORKER !== 'off') && (init.syncSmallWrites ?? true)

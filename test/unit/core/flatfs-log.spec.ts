@@ -324,6 +324,58 @@ describe('flatfs group-commit log', () => {
     expect(await logsIn(path.join(dir, 'blocks'))).to.deep.equal([])
   })
 
+  describe('a checkpoint whose sync -f cannot run', () => {
+    /** a `sync` that fails as coreutils does when syncfs(2) returns `errno` */
+    async function fakeSync (message: string): Promise<string> {
+      const file = path.join(dir, `sync-${Math.random().toString(36).slice(2)}`)
+      await fs.writeFile(file, `#!/bin/sh\necho "sync: error syncing '$2': ${message}" >&2\nexit 1\n`, { mode: 0o755 })
+      return file
+    }
+
+    for (const [errno, message] of [['EPERM', 'Operation not permitted'], ['ENOSYS', 'Function not implemented'], ['ENOENT', 'No such file or directory']]) {
+      it(`fsyncs each placed file and its folder instead when syncfs fails with ${errno}`, async () => {
+        await store.close()
+        store = new FlatfsBlockstore(path.join(dir, 'blocks'), { ...NO_IDLE, logSyncCommand: await fakeSync(message) })
+        await store.open()
+        const items = await blocks(80, `syncfs-${errno}`)
+        await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
+        const sync = sinon.spy(Placer.prototype, 'sync')
+        await store.close()
+        expect(sync.callCount).to.equal(1)
+        const [, files, dirs] = sync.firstCall.args
+        expect(files).to.have.length(80)
+        expect(dirs.length).to.be.greaterThan(0)
+        for (const { cid, bytes } of items) expect(await fs.readFile(fileOf(path.join(dir, 'blocks'), cid))).to.deep.equal(Buffer.from(bytes))
+        expect(await logsIn(path.join(dir, 'blocks'))).to.deep.equal([])
+      })
+    }
+
+    it('a sync -f that cannot be spawned (no such command) takes the same way', async () => {
+      await store.close()
+      store = new FlatfsBlockstore(path.join(dir, 'blocks'), { ...NO_IDLE, logSyncCommand: path.join(dir, 'no-such-sync') })
+      await store.open()
+      const items = await blocks(70, 'syncfs-missing')
+      await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
+      const sync = sinon.spy(Placer.prototype, 'sync')
+      await store.close()
+      expect(sync.callCount).to.equal(1)
+      expect(await logsIn(path.join(dir, 'blocks'))).to.deep.equal([])
+    })
+
+    it('a writeback error (EIO) still fails the checkpoint', async () => {
+      await store.close()
+      store = new FlatfsBlockstore(path.join(dir, 'blocks'), { ...NO_IDLE, logSyncCommand: await fakeSync('Input/output error') })
+      await store.open()
+      const items = await blocks(70, 'syncfs-eio')
+      await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
+      let failed: unknown
+      await store.close().catch((err) => { failed = err })
+      expect(String(failed)).to.match(/Input\/output error/)
+      store = new FlatfsBlockstore(path.join(dir, 'blocks'), NO_IDLE)
+      await store.open()
+    })
+  })
+
   it('writes blocks into place through temp files in their own shard folder; after a crash, open removes those left there', async () => {
     const root = path.join(dir, 'blocks')
     const items = await blocks(3, 'shard-temps')
