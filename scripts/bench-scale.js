@@ -24,7 +24,7 @@ import { setFlatfsSync } from './bench/flatfs-sync.js'
 const argv = process.argv.slice(2)
 if (argv.includes('--help')) {
   const head = fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1).filter(l => l.startsWith('//'))
-  console.log(head.map(l => l.slice(3)).join('\n') + '\nOptions: --max N, --min N, --big-gib G (0: none), --only tsipfs,kubo, --skip dir,blocks,direct, --direct-max N, --sync true, --prof DIR')
+  console.log(head.map(l => l.slice(3)).join('\n') + '\nOptions: --max N, --min N, --big-gib G (0: none), --only tsipfs,kubo, --skip dir,blocks,direct,pins (--skip blocks keeps the pin rows unless pins), --direct-max N, --sync true, --prof DIR')
   process.exit(0)
 }
 runUnderNode22(import.meta.url)
@@ -208,6 +208,8 @@ for (const n of sizes) {
       }
       if (!skip.includes('blocks')) {
         await step(d, name, n, `add ${n} × 1 KiB blocks unpinned, blocks/s`, n, async () => await postMultipart(`${d.api}/api/v0/add?progress=false&pin=false&chunker=size-1024&raw-leaves=true&quieter=true`, B, fileBody(`blocks-${n}`, n * 1024)))
+      }
+      if (!skip.includes('blocks') || !skip.includes('pins')) {
         if (entryCids.length > 0 && !skip.includes('direct')) {
           // the HAMT's first --direct-max entries pinned directly too (they stay indirect as well), 10,000 per call as stdin lines
           await step(d, name, n, `pin add --recursive=false (${entryCids.length} entries, 10,000 per call), pins/s`, entryCids.length, async () => {
@@ -222,6 +224,8 @@ for (const n of sizes) {
         await step(d, name, n, 'pin ls (all, one JSON answer), pins/s', r => Object.keys(JSON.parse(r.body).Keys).length, async () => await call(d.api, 'pin/ls'), r => `${Object.keys(JSON.parse(r.body).Keys).length} pins, ${(r.body.length / 2 ** 20).toFixed(0)} MiB`)
         await step(d, name, n, 'pin ls --type=recursive, pins/s', r => r.lines, async () => await call(d.api, 'pin/ls?stream=true&type=recursive'), r => `${r.lines} pins`)
         await step(d, name, n, 'pin ls --type=direct --stream, pins/s', r => r.lines, async () => await call(d.api, 'pin/ls?stream=true&type=direct'), r => `${r.lines} pins`)
+      }
+      if (!skip.includes('blocks')) {
         await step(d, name, n, 'repo stat, objects/s', r => JSON.parse(r.body).NumObjects, async () => await call(d.api, 'repo/stat'), r => `NumObjects ${JSON.parse(r.body).NumObjects}`)
         await step(d, name, n, 'refs local, refs/s', r => r.lines, async () => await call(d.api, 'refs/local'), r => `${r.lines} refs`)
         spawnSync('sync') // the blocks on disk (written back), as in a repo that has been in use
