@@ -137,7 +137,7 @@ function packed (req: Body): [Body, ArrayBuffer[]] {
   if (req.op !== 'place') return [req, []]
   let total = 0
   for (const { bytes } of req.items) {
-    if ((bytes.buffer as { detached?: boolean }).detached === true) throw new TypeError('An ArrayBuffer is detached and could not be cloned')
+    assertAttached(bytes)
     total += bytes.byteLength
   }
   const all = Buffer.allocUnsafeSlow(total)
@@ -149,16 +149,48 @@ function packed (req: Body): [Body, ArrayBuffer[]] {
   return [{ op: 'place', items }, [all.buffer]]
 }
 
-/** The main thread's handle: requests to the worker (started on first use, ref'd only while requests are out). */
+function assertAttached (bytes: Uint8Array): void {
+  if ((bytes.buffer as { detached?: boolean }).detached === true) throw new TypeError('An ArrayBuffer is detached and could not be cloned')
+}
+
+/** Each item written into place (writeBlockFile); the indices and errors of those that failed. */
+function placeItems (items: PlaceItem[], tmpName: () => string, madeDirs: Set<string>): { failed: number[], errors: ErrorInfo[] } {
+  const failed: number[] = []
+  const errors: ErrorInfo[] = []
+  items.forEach((it, i) => {
+    try { writeBlockFile(tmpName(), it.file, it.dir, it.bytes, madeDirs) } catch (err) {
+      failed.push(i)
+      errors.push({ message: String((err as Error)?.message ?? err), code: (err as NodeJS.ErrnoException)?.code })
+    }
+  })
+  return { failed, errors }
+}
+
+/** Makes the placer's worker thread (injectable: a spec gives one that cannot start). */
+export type PlacerWorkerFactory = () => Worker
+const newPlacerWorker: PlacerWorkerFactory = () => new Worker(new URL(import.meta.url), { workerData: { flatfsPlacer: true } })
+
+/**
+ * The main thread's handle: requests to the worker (started on first use, ref'd only while requests are out).
+ * A worker that cannot start (its constructor throws, or it fails before its first reply) is not tried again:
+ * requests run in place on the main thread (slower for the loop, but puts do not fail).
+ */
 export class Placer {
   private worker: Worker | undefined
   private nextId = 0
-  private readonly pending = new Map<number, { resolve: (r: Reply) => void, reject: (err: unknown) => void }>()
+  private readonly pending = new Map<number, { req: Body, resolve: (r: Reply) => void, reject: (err: unknown) => void }>()
+  /** the worker could not start: requests run on the main thread */
+  private inPlace = false
+  private readonly madeDirs = new Set<string>()
+  private readonly prefix = `${process.pid}-${randomBytes(4).toString('hex')}-m`
+  private counter = 0
   /** write(): blocks waiting for the next message, and whether one is out */
   private queue: Array<{ item: PlaceItem, resolve: () => void, reject: (err: unknown) => void }> = []
   private writing = false
   /** the running worker's stop when idle */
   private idleStop: IdleWorkerStop | undefined
+
+  constructor (private readonly newWorker: PlacerWorkerFactory = newPlacerWorker) {}
 
   /** Write blocks into place; resolves with the indices of those that failed. */
   async place (items: PlaceItem[]): Promise<number[]> {
@@ -207,13 +239,25 @@ export class Placer {
     if (w != null) await w.terminate()
   }
 
+  /** A request done on the main thread (the worker could not start). */
+  private async runInPlace (req: Body): Promise<Reply> {
+    if (req.op === 'sync') {
+      await syncAll(req.root, req.files, req.dirs)
+      return { id: -1 }
+    }
+    for (const { bytes } of req.items) assertAttached(bytes)
+    return { id: -1, ...placeItems(req.items, () => this.prefix + String(this.counter++), this.madeDirs) }
+  }
+
   private start (): Worker {
     if (this.worker != null) return this.worker
-    const w = new Worker(new URL(import.meta.url), { workerData: { flatfsPlacer: true } })
+    const w = this.newWorker()
+    let started = false
     w.unref()
     // once idle IDLE_MS, it exits; a later request starts another (none reaches the exiting one)
     const idleStop = new IdleWorkerStop(w, IDLE_MS, () => this.worker === w && this.pending.size === 0, () => { this.worker = undefined })
     w.on('message', (r: Reply) => {
+      started = true
       const p = this.pending.get(r.id)
       if (p == null) return
       this.pending.delete(r.id)
@@ -224,8 +268,16 @@ export class Placer {
     const fail = (err: unknown): void => {
       if (this.worker !== w) return // stopped or exited when idle: its requests are settled
       this.worker = undefined
-      for (const p of this.pending.values()) p.reject(err)
+      const out = [...this.pending.values()]
       this.pending.clear()
+      idleStop.cancel()
+      if (!started) {
+        // it never answered: it could not start; its requests (idempotent) and all later ones run here
+        this.inPlace = true
+        for (const p of out) this.runInPlace(p.req).then(p.resolve, p.reject)
+        return
+      }
+      for (const p of out) p.reject(err)
     }
     w.on('error', fail)
     w.on('exit', (code) => { fail(new Error(`flatfs placer worker exited (${code})`)) })
@@ -235,12 +287,19 @@ export class Placer {
   }
 
   private async call (req: Body): Promise<Reply> {
-    const w = this.start()
+    if (this.inPlace) return await this.runInPlace(req)
+    let w: Worker
+    try {
+      w = this.start()
+    } catch {
+      this.inPlace = true
+      return await this.runInPlace(req)
+    }
     const idleStop = this.idleStop as IdleWorkerStop
     const id = this.nextId++
     return await new Promise<Reply>((resolve, reject) => {
       if (this.pending.size === 0) idleStop.busy()
-      this.pending.set(id, { resolve, reject })
+      this.pending.set(id, { req, resolve, reject })
       try {
         const [message, transfer] = packed(req)
         w.postMessage({ ...message, id }, transfer)
@@ -261,15 +320,7 @@ if (!isMainThread && parentPort != null && (workerData as { flatfsPlacer?: boole
   let counter = 0
   port.on('message', (req: Request) => {
     if (req.op === 'place') {
-      const failed: number[] = []
-      const errors: ErrorInfo[] = []
-      req.items.forEach((it, i) => {
-        try { writeBlockFile(prefix + String(counter++), it.file, it.dir, it.bytes, madeDirs) } catch (err) {
-          failed.push(i)
-          errors.push({ message: String((err as Error)?.message ?? err), code: (err as NodeJS.ErrnoException)?.code })
-        }
-      })
-      port.postMessage({ id: req.id, failed, errors } satisfies Reply)
+      port.postMessage({ id: req.id, ...placeItems(req.items, () => prefix + String(counter++), madeDirs) } satisfies Reply)
       return
     }
     syncAll(req.root, req.files, req.dirs).then(() => { port.postMessage({ id: req.id } satisfies Reply) }, (err: NodeJS.ErrnoException) => {

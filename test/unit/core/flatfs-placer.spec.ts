@@ -3,7 +3,7 @@ import sinon from 'sinon'
 import { promises as fs } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { Worker } from 'node:worker_threads'
+import { Worker } from 'node:worker_threads'
 import { Placer, type PlaceItem } from '../../../core/blockstore/flatfs-placer.js'
 
 describe('core/blockstore/flatfs-placer', () => {
@@ -96,5 +96,53 @@ describe('core/blockstore/flatfs-placer', () => {
     } finally {
       await placer.stop()
     }
+  })
+
+  describe('a worker that cannot start', () => {
+    it('its constructor throws: puts, places and syncs run on the main thread instead of failing', async () => {
+      const factory = sinon.stub<[], Worker>().throws(Object.assign(new Error('Worker failed: ERR_WORKER_INIT_FAILED'), { code: 'ERR_WORKER_INIT_FAILED' }))
+      const placer = new Placer(factory)
+      try {
+        await placer.write(item('w1'))
+        expect(await placer.place([item('p1'), item('p2')])).to.deep.equal([])
+        await placer.sync(dir, [item('p1').file], [item('p1').dir])
+        expect(factory.callCount, 'not tried again').to.equal(1)
+        expect(workerOf(placer)).to.equal(undefined)
+        for (const n of ['w1', 'p1', 'p2']) expect(await fs.readFile(item(n).file, 'utf8')).to.equal(n)
+        // a write that fails in place still fails (a file where the shard folder goes)
+        await fs.writeFile(path.join(dir, 'CD'), 'x')
+        expect(await placer.place([{ file: path.join(dir, 'CD', 'x.data'), dir: path.join(dir, 'CD'), bytes: Buffer.from('x') }, item('p3')])).to.deep.equal([0])
+      } finally {
+        await placer.stop()
+      }
+    })
+
+    it('it errors at start (its script fails to load): the requests out and the later ones run on the main thread', async () => {
+      const bad = path.join(dir, 'bad.mjs')
+      await fs.writeFile(bad, 'throw new Error("cannot start")\n')
+      const factory = sinon.spy(() => new Worker(bad))
+      const placer = new Placer(factory)
+      try {
+        const [written, placed] = await Promise.all([placer.write(item('e1')), placer.place([item('e2')])])
+        expect(written).to.equal(undefined)
+        expect(placed).to.deep.equal([])
+        await placer.write(item('e3'))
+        expect(factory.callCount, 'not tried again').to.equal(1)
+        for (const n of ['e1', 'e2', 'e3']) expect(await fs.readFile(item(n).file, 'utf8')).to.equal(n)
+      } finally {
+        await placer.stop()
+      }
+    })
+
+    it('a detached buffer still fails in place', async () => {
+      const placer = new Placer(() => { throw new Error('no threads') })
+      const ab = new ArrayBuffer(8)
+      const bytes = new Uint8Array(ab)
+      ;(ab as ArrayBuffer & { transfer: () => ArrayBuffer }).transfer()
+      let failed: unknown
+      await placer.place([{ ...item('detached'), bytes }]).catch((err) => { failed = err })
+      expect(String(failed)).to.match(/detached/)
+      await placer.stop()
+    })
   })
 })
