@@ -1,8 +1,7 @@
 // Kubo's printEvent (core/commands/routing.go): the text form of a QueryEvent stream, per event type,
 // with overrides per command. Verbose lines start with the local time (15:04:05.000).
-import { peerIdFromCID, peerIdFromString } from '@libp2p/peer-id'
 import type { PeerId } from '@libp2p/interface'
-import { CID } from 'multiformats/cid'
+import { parsePeerId } from '../swarm/common.js'
 import { RpcError, NotOnlineError } from '../../core/errors.js'
 import { QueryEventType, type QueryEventOutput, type Routing } from '../../core/routing/index.js'
 import type { RequestCradle } from '../../core/cradle.js'
@@ -35,15 +34,8 @@ export function onlineRouting (deps: RequestCradle): Routing {
   return deps.routing
 }
 
-/** peer.Decode: a base58 multihash or a libp2p-key CID. */
-export function decodePeer (text: string): PeerId {
-  try {
-    if (text.startsWith('Qm') || text.startsWith('1')) return peerIdFromString(text)
-    return peerIdFromCID(CID.parse(text))
-  } catch (err) {
-    throw new RpcError(`failed to parse peer ID: ${(err as Error).message}`)
-  }
-}
+/** peer.Decode: a base58 multihash or a libp2p-key CID (go-libp2p's error texts). */
+export const decodePeer = (text: string): PeerId => parsePeerId(text)
 
 /** Kubo's normalizeKey: `/ipns/<peer>` or `/pk/<peer>` to the routing key (the peer ID's bytes). */
 export function routingKey (s: string): Uint8Array {

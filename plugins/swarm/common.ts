@@ -6,6 +6,7 @@ import type { Libp2p, PeerId } from '@libp2p/interface'
 import * as Digest from 'multiformats/hashes/digest'
 import { decodeCid, decodeMultihash, LIBP2P_KEY } from '../../core/go/cid.js'
 import { decodeMultibase } from '../../core/go/multibase.js'
+import { codecName } from '../../core/go/multicodec.js'
 import { escNonPrint } from '../../core/go/strings.js'
 import { NotOnlineError, RpcError } from '../../core/errors.js'
 import type { Network } from '../../core/libp2p/network.js'
@@ -42,7 +43,8 @@ export function parsePeerId (text: string): PeerId {
   let c: ReturnType<typeof decodeCid> | undefined
   try { c = decodeCid(text) } catch (err) { fail((err as Error).message) }
   if (c == null) return fail('invalid cid')
-  if (c.codec !== LIBP2P_KEY) throw new RpcError(`failed to parse peer ID: can't convert CID of type "${c.codec}" to a peer ID`)
+  // peer.FromCid's error goes out as it is (multicodec name)
+  if (c.codec !== LIBP2P_KEY) throw new RpcError(`can't convert CID of type "${codecName(c.codec)}" to a peer ID`)
   try { return peerIdFromMultihash(Digest.decode(c.hash)) } catch (err) { return fail((err as Error).message) }
 }
 

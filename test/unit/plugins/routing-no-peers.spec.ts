@@ -35,6 +35,13 @@ describe('routing and name commands on an online node without peers', function (
     expect((await n.invoke('name/resolve', { args: [Name], options: { nocache: true } })).Path).to.equal(`/ipfs/${row.Key as string}`)
   })
 
+  it('a bad peer ID in routing get/findpeer fails with go-libp2p peer.Decode\'s texts, as Kubo 0.40.1', async () => {
+    await expect(n.invoke('routing/get', { args: ['/ipns/notvalid'] })).to.be.rejectedWith('failed to parse peer ID: invalid cid: selected encoding not supported')
+    await expect(n.invoke('routing/get', { args: ['/ipns/x'] })).to.be.rejectedWith('failed to parse peer ID: invalid cid: cid too short')
+    await expect(n.invoke('routing/findpeer', { args: ['Qmfoo'] })).to.be.rejectedWith('failed to parse peer ID: length greater than remaining number of bytes in buffer')
+    await expect(n.invoke('routing/findpeer', { args: ['bafkqaaa'] })).to.be.rejectedWith(/^can't convert CID of type "raw" to a peer ID$/)
+  })
+
   it('routing get and name resolve of a name nobody put: not found at once', async () => {
     const other = peerIdFromPrivateKey(await generateKeyPair('Ed25519')).toString()
     await expect(n.invoke('routing/get', { args: [`/ipns/${other}`] })).to.be.rejectedWith('routing: not found')
