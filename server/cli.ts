@@ -63,13 +63,16 @@ export function parseArgv (registry: Registry, argv: string[]): ParsedArgv {
       if (name === 'h') { help = help ?? 'short'; continue }
       const table = registry.optionTable(path)
       const opt = table.get(name)
-      if (opt == null && !tok.startsWith('--') && eq < 0 && name.length > 1 && [...name].every(c => table.get(c) != null)) {
-        // grouped short flags (`add -rQ`): each a bool, the last may take the next word as its value
+      if (opt == null && !tok.startsWith('--') && eq < 0 && name.length > 1) {
+        // grouped short flags (go-ipfs-cmds parseShortOpts: `add -rQ`, `ping -n1`): bools, then one option that
+        // takes the rest of the word, or the next word, as its value
         const letters = [...name]
         for (const [j, c] of letters.entries()) {
-          const o = table.get(c)!
+          const o = table.get(c)
+          if (o == null) throw new RequestParseError(`unknown option "${name}"`)
           if (o.spec.type === 'bool') { put(c, 'true'); continue }
-          if (j !== letters.length - 1 || i + 1 >= argv.length) throw new RequestParseError(`missing argument for option "${o.canonical}"`)
+          if (j < letters.length - 1) { put(c, letters.slice(j + 1).join('')); break }
+          if (i + 1 >= argv.length) throw new RequestParseError(`missing argument for option "${o.canonical}"`)
           put(c, argv[++i])
         }
         continue
