@@ -208,7 +208,8 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
       } else if (typeof next !== 'number') {
         cur = next
       } else {
-        throw new RpcError(`${parts.slice(0, i).join('/')} was not a directory`)
+        // Kubo's mfs.Mkdir (with parents) finds a file there
+        throw new RpcError('file already exists')
       }
     }
     return cur
@@ -266,9 +267,18 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
     return { cid: built.cid, size: built.size }
   }
 
+  /** the last entry's path when it was a file or symlink: entries under it that follow at once are dropped */
+  let lastLeaf: string | undefined
+
   for await (const entry of entries) {
     signal?.throwIfAborted()
     const path = entry.path.split('/').filter(p => p !== '').join('/')
+    // as Kubo's multipart reader: not imported, no row, no error (one that comes later fails: the mkdir finds a file)
+    if (lastLeaf !== undefined && path.startsWith(lastLeaf)) {
+      if (entry.content != null) for await (const _ of entry.content) { signal?.throwIfAborted() }
+      continue
+    }
+    lastLeaf = undefined
     const parts = path === '' ? [] : path.split('/')
     const top = parts[0] ?? ''
 
@@ -330,6 +340,7 @@ export async function * importFiles (entries: AsyncIterable<ImportEntry>, sink: 
       if (meta.mtime !== undefined) row.mtime = meta.mtime
     }
     yield row
+    if (path !== '') lastLeaf = path + '/'
 
     parent?.children.set(name, leaves.add(node.cid, node.size))
     // a top-level file or symlink without wrapping: Kubo's adder puts it into its MFS root under its CID string and
