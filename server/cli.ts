@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { Registry, type TreeNode } from '../registry/registry.js'
-import { errorMessage, NotOnlineError, RequestParseError, RpcError } from '../core/errors.js'
+import { ErrorCode, errorMessage, InvalidArgumentError, NotOnlineError, RequestParseError, RpcError } from '../core/errors.js'
 import { defaultRepoPath, isInitialized, readApiFile, readRepoConfig } from '../core/repo/paths.js'
 import { acquireLock, repoLocked } from '../core/repo/lock.js'
 import { configPath, createConfigStore, loadConfigFile } from '../core/config/index.js'
@@ -205,7 +205,10 @@ async function outcomeOf (res: HttpResult, kind: 'single' | 'ndjson' | 'bytes'):
     for await (const c of res.body) chunks.push(c)
     const text = Buffer.concat(chunks).toString('utf8')
     if ((res.headers['content-type'] ?? '').startsWith('application/json')) {
-      try { throw new RpcError((JSON.parse(text) as { Message: string }).Message) } catch (err) { if (err instanceof RpcError) throw err }
+      try {
+        const body = JSON.parse(text) as { Message: string, Code?: number }
+        throw body.Code === ErrorCode.Client ? new InvalidArgumentError(body.Message) : new RpcError(body.Message)
+      } catch (err) { if (err instanceof RpcError) throw err }
     }
     throw new RpcError(res.status === 404 ? 'command not found' : text.replace(/\n$/, ''))
   }
@@ -335,6 +338,8 @@ export async function main (argv: string[]): Promise<number> {
     process.stderr.write(`Error: ${message}\n`)
     // go-ipfs-cmds cli/run.go: a wrong argument count is a user error, answered with the short help
     if (err instanceof RequestParseError && ARGUMENT_ERROR.test(message)) process.stderr.write('\n' + helpText(registry, parsed.node, 'short'))
+    // and a command's client error (Code 1) with printMetaHelp
+    else if (!(err instanceof RequestParseError) && (err as RpcError).code === ErrorCode.Client) process.stderr.write(`Use '${['tsipfs', ...parsed.path].join(' ')} --help' for information about this command\n`)
     return 1
   }
 }

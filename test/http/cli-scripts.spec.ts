@@ -67,6 +67,15 @@ describe('CLI as scripts use it (spawned daemon)', function () {
     expect(bad.stderr).to.equal('Error: strconv.ParseBool: parsing "maybe": invalid syntax\n')
   })
 
+  it('a command\'s client error (Code 1) is followed by the help hint, as Kubo 0.40.1 (printMetaHelp); other errors are not', () => {
+    const subs = d.cli(['name', 'pubsub', 'subs'])
+    expect(subs.status).to.equal(1)
+    expect(subs.stderr).to.equal("Error: IPNS pubsub subsystem is not enabled\nUse 'tsipfs name pubsub subs --help' for information about this command\n")
+    expect(d.cli(['name', 'pubsub', 'cancel', '/ipns/x']).stderr).to.equal("Error: IPNS pubsub subsystem is not enabled\nUse 'tsipfs name pubsub cancel --help' for information about this command\n")
+    expect(d.cli(['routing', 'findprovs', 'bafkqaaa']).stderr).to.equal("Error: this command must be run in online mode. Try running 'ipfs daemon' first\n")
+    expect(d.cli(['ping', '-x', 'p']).stderr).to.equal('Error: unknown option "x"\n')
+  })
+
   it('generates completions while the daemon runs, and completes an ipfs alias in bash', () => {
     const bash = d.cli(['commands', 'completion', 'bash'])
     expect(bash.status).to.equal(0)
