@@ -1,8 +1,9 @@
 // Shared pieces of the name commands: key lookup, the offline rule, duration options.
-import type { PrivateKey } from '@libp2p/interface'
+import type { PeerId, PrivateKey } from '@libp2p/interface'
 import { peerIdFromPublicKey } from '@libp2p/peer-id'
 import { RpcError } from '../../core/errors.js'
-import type { Keystore } from '../../core/keystore/index.js'
+import { NoSuchKeyError, type Keystore } from '../../core/keystore/index.js'
+import { parsePeerId } from '../swarm/common.js'
 import { parseGoDuration } from '../../core/util/duration.js'
 
 export const ERR_ALLOW_OFFLINE = "can't publish while offline: pass `--allow-offline` to override or `--allow-delegated` if Ipns.DelegatedPublishers are set up"
@@ -15,9 +16,14 @@ export const ERR_PUBSUB_DISABLED = 'IPNS pubsub subsystem is not enabled'
 export async function keyLookup (keystore: Keystore, k: string): Promise<PrivateKey> {
   if (k === 'self') return keystore.self()
   try { return await keystore.get(k) } catch {}
+  // by peer ID (peer.Decode: base58 or a libp2p-key CID such as k51…), self first
+  let target: PeerId
+  try { target = parsePeerId(k) } catch { throw new NoSuchKeyError() }
+  const self = keystore.self()
+  if (peerIdFromPublicKey(self.publicKey).equals(target)) return self
   for (const name of await keystore.list()) {
     const key = await keystore.get(name)
-    if (peerIdFromPublicKey(key.publicKey).toString() === k) return key
+    if (peerIdFromPublicKey(key.publicKey).equals(target)) return key
   }
   throw new RpcError('no key by the given name or PeerID was found')
 }

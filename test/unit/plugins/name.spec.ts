@@ -70,7 +70,16 @@ describe('name', () => {
     const b = await node.invoke('name/publish', { args: [cid2], options: { 'allow-offline': true, key: key.Id } })
     expect(a.Name).to.equal(b.Name)
     expect((await node.invoke('name/resolve', { args: [a.Name] })).Path).to.equal(`/ipfs/${cid2}`)
-    await rejects(node.invoke('name/publish', { args: [cid], options: { 'allow-offline': true, key: 'nope' } }), 'no key by the given name or PeerID was found')
+    await rejects(node.invoke('name/publish', { args: [cid], options: { 'allow-offline': true, key: 'nope' } }), 'no key by the given name was found')
+  })
+
+  it('publishes with a key given as its peer ID in either form, self included; an unknown peer ID fails (Kubo keylookup)', async () => {
+    const other = (await node.invoke('key/list', { options: { l: true, 'ipns-base': 'base36' } })).Keys.find((k: { Name: string }) => k.Name === 'other').Id
+    expect((await node.invoke('name/publish', { args: [cid2], options: { 'allow-offline': true, key: other } })).Name).to.equal(other)
+    const self = (await node.invoke('key/list', { options: { l: true, 'ipns-base': 'b58mh' } })).Keys.find((k: { Name: string }) => k.Name === 'self').Id
+    expect((await node.invoke('name/publish', { args: [cid], options: { 'allow-offline': true, key: self } })).Name).to.equal(selfName)
+    expect((await node.invoke('name/publish', { args: [cid], options: { 'allow-offline': true, key: selfName } })).Name).to.equal(selfName)
+    await rejects(node.invoke('name/publish', { args: [cid], options: { 'allow-offline': true, key: '12D3KooWEY8cCHV4bJWD4eMGgfHUd4N7DtMmoV3k6Yz2mJwqnsjW' } }), 'no key by the given name or PeerID was found')
   })
 
   it('resolve -r=false stops after one step; name chains resolve recursively', async () => {
