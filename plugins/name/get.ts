@@ -1,6 +1,6 @@
 // ipfs name get: the raw IPNS record of a name from the routing system (Kubo core/commands/name/name.go).
 import { defineCommand } from '../../registry/define.js'
-import { RpcError } from '../../core/errors.js'
+import { NotOnlineError, RpcError } from '../../core/errors.js'
 import { parseIpnsName } from '../../core/namesys/index.js'
 
 export const nameGet = defineCommand({
@@ -12,6 +12,8 @@ export const nameGet = defineCommand({
   output: 'bytes',
   contentType: 'application/vnd.ipfs.ipns-record',
   async run ({ args, options, deps: { nameSystem }, signal }) {
+    // Kubo's coreapi Routing().Get: ErrOffline on a node without a network (an online one with --offline reads locally)
+    if (!nameSystem.online) throw new NotOnlineError("this action must be run in online mode, try running 'ipfs daemon' first")
     const name = args[0].replace(/^\/ipns\//, '')
     const mh = parseIpnsName(name)
     if (mh == null) throw new RpcError(`invalid IPNS name: ${name}`)
