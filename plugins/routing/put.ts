@@ -7,6 +7,7 @@ import { QueryEventType, queryEvent, type QueryEventOutput } from '../../core/ro
 import { readFileArg } from '../key/common.js'
 import { ipnsValidator } from 'ipns/validator'
 import type { NameHash } from '../../core/namesys/index.js'
+import { unmarshalRecordGo, validateRecordWithName } from '../../core/namesys/record.js'
 import { decodePeer, printEvent, routingKey } from './events.js'
 
 export const ERR_ALLOW_OFFLINE = "can't put while offline: pass `--allow-offline` to override"
@@ -34,6 +35,8 @@ export const routingPut = defineCommand({
     if (args[0].startsWith('/ipns/')) {
       // IPNS records go through the name system (validated; kept where name resolve and the gateway look)
       const mh = peer.toMultihash() as NameHash
+      // boxo's error texts first (record is malformed, signature verification failed, ...)
+      try { await validateRecordWithName(unmarshalRecordGo(data), mh) } catch (err) { throw new RpcError((err as Error).message) }
       try { await ipnsValidator(key, data) } catch (err) { throw new RpcError((err as Error).message) }
       await deps.nameSystem.putRecord(mh, data, { network: online, signal })
     } else if (deps.routing != null && online) {

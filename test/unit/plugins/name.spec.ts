@@ -104,6 +104,12 @@ describe('name', () => {
     await rejects(node.invoke('name/resolve', { args: [selfName], options: { 'dht-timeout': '-1s' } }), 'DHT timeout value must be >= 0')
   })
 
+  it('routing put --allow-offline of a bad IPNS record fails with boxo\'s texts, as Kubo 0.40.1\'s offline router', async () => {
+    await rejects(node.invoke('routing/put', { args: [`/ipns/${selfName}`], files: filesOf({ content: 'garbage' }), options: { 'allow-offline': true } }), 'record is malformed\nproto: cannot parse invalid wire-format data')
+    const other = (await node.invoke('key/list', { options: { l: true } })).Keys.find((k: { Name: string }) => k.Name === 'other').Id
+    await rejects(node.invoke('routing/put', { args: [`/ipns/${other}`], files: filesOf({ content: await record() }), options: { 'allow-offline': true } }), 'signature verification failed')
+  })
+
   it('name get on an offline node fails as Kubo 0.40.1 (coreapi Routing().Get: ErrOffline)', async () => {
     await rejects(node.invoke('name/get', { args: [selfName] }), "this action must be run in online mode, try running 'ipfs daemon' first")
   })
