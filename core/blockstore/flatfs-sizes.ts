@@ -3,8 +3,8 @@
 // are kept as 64-bit fingerprints (two FNV-1a hashes) in an open-addressing table: 12 bytes a slot, at most
 // MAX_ENTRIES names (beyond that a name is stat'ed again). Existence always comes from the listing, never from here.
 
-/** names remembered at most (~3 slots of 12 bytes per 2 names: 48 MiB at the cap) */
-const MAX_ENTRIES = 4_000_000
+/** names remembered at most: the table grows (doubles) once 3/4 full, so 3M names keep it at 4M slots of 12 bytes, 48 MiB (4M names took 8M slots, 96 MiB) */
+const MAX_ENTRIES = 3_000_000
 
 export class BlockSizes {
   /** per slot: fingerprint high, fingerprint low, size + 1 (0: empty) */
@@ -12,6 +12,9 @@ export class BlockSizes {
   private count = 0
 
   get size (): number { return this.count }
+
+  /** bytes of the table */
+  get bytes (): number { return this.slots.byteLength }
 
   /** the size remembered for `name` (its first `end` characters), or undefined */
   get (name: string, end = name.length): number | undefined {

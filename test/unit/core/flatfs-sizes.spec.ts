@@ -24,6 +24,15 @@ describe('core/blockstore/flatfs-sizes (repo stat without a stat per known block
     expect(t.size).to.equal(names.length)
   })
 
+  it('BlockSizes: its table stays within 48 MiB however many names come (names past the cap are not kept)', function () {
+    this.timeout(60_000)
+    const t = new BlockSizes()
+    for (let i = 0; i < 3_300_000; i++) t.set('K' + String(i), i & 1023)
+    expect(t.bytes).to.be.at.most(48 * 1024 * 1024)
+    expect(t.get('K0')).to.equal(0)
+    expect(t.get('K3299999')).to.equal(undefined)
+  })
+
   it('repo stat over flatfs: the same size and count whether the store wrote the blocks, another did, or blocks came and went behind it', async () => {
     const repo = await fs.mkdtemp(path.join(os.tmpdir(), 'tsipfs-sizes-'))
     const dir = path.join(repo, 'blocks')
