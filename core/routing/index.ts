@@ -229,6 +229,9 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
     return withPeers.length > 0 ? withPeers : list
   }
 
+  /** no DHT has a peer: Go's lookups fail at once (kb.ErrLookupFailure) where js kad-dht's wait for a first peer */
+  const noPeers = (): boolean => all().every(d => (d.routingTable?.size ?? 1) === 0)
+
   // the lookup (and @libp2p/utils, ~50 modules) loads on the first search: init and offline nodes import this file too
   let lookup: Promise<ValueLookup> | undefined
   const getLookup = async (): Promise<ValueLookup> => await (lookup ??= import('./lookup.js').then(m => new m.ValueLookup(libp2p)))
@@ -303,6 +306,20 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
     async * findProviders (cid, options = {}) {
       const limit = options.numProviders ?? 20
       const seen = new Set<string>()
+      if (noPeers()) {
+        // only the provider records the node holds (go-libp2p-kad-dht's providerStore, self included)
+        for (const d of all()) {
+          const store = (d as { providers?: { getProviders: (c: CID, o?: AbortOptions) => Promise<PeerId[]> } }).providers
+          for (const id of await store?.getProviders(cid, { signal: options.signal }) ?? []) {
+            if (seen.has(id.toString())) continue
+            seen.add(id.toString())
+            const multiaddrs = id.equals(libp2p.peerId) ? libp2p.getMultiaddrs().map(a => a.decapsulateCode(0x01a5)) : ((await libp2p.peerStore.get(id).catch(() => undefined))?.addresses ?? []).map(a => a.multiaddr)
+            yield queryEvent(QueryEventType.Provider, { Responses: [addrInfo({ id, multiaddrs })] })
+            if (seen.size >= limit) return
+          }
+        }
+        return
+      }
       const controller = new AbortController()
       const signal = options.signal != null ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
       try {
@@ -334,6 +351,7 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
         yield queryEvent(QueryEventType.FinalPeer, { Responses: [{ ID: peer.toString(), Addrs: known.addresses.map(a => a.multiaddr.toString()) }] })
         return
       }
+      if (noPeers()) throw new NotFoundError(ROUTING_NOT_FOUND)
       const controller = new AbortController()
       const signal = options.signal != null ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
       try {
@@ -354,6 +372,7 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
       throw new NotFoundError(ROUTING_NOT_FOUND)
     },
     async * getClosestPeers (key, options = {}) {
+      if (noPeers()) throw new RpcError('failed to find any peer in table')
       const finals = new Set<string>()
       for await (const e of merge(useful().map(d => d.getClosestPeers(key, options)))) {
         if (e.type === QueryEventType.FinalPeer && e.peer != null && 'id' in e.peer) {

@@ -11,6 +11,7 @@ import { createOnlineTestNode, filesOf, libp2pOf, type TestNode } from '../../he
 import { routingPlugin } from '../../../plugins/routing/index.js'
 import { namePlugin } from '../../../plugins/name/index.js'
 import { blockPlugin } from '../../../plugins/block/index.js'
+import { dhtPlugin } from '../../../plugins/dht/index.js'
 
 use(chaiAsPromised)
 
@@ -20,7 +21,7 @@ describe('routing and name commands on an online node without peers', function (
   let n: TestNode
   const tables = (): number[] => ['dht', 'lanDHT'].map(s => (libp2pOf(n).services as any)[s].routingTable.size)
 
-  before(async () => { n = await createOnlineTestNode({ plugins: [routingPlugin(), namePlugin(), blockPlugin()] }) })
+  before(async () => { n = await createOnlineTestNode({ plugins: [routingPlugin(), namePlugin(), blockPlugin(), dhtPlugin()] }) })
   after(async () => { await n?.stop() })
 
   it('name publish, then routing get of its own name gives the record the DHT keeps; name resolve finds it', async () => {
@@ -33,6 +34,13 @@ describe('routing and name commands on an online node without peers', function (
     expect(event).to.include({ ID: '', Type: 5, Responses: null })
     expect(unmarshalIPNSRecord(Buffer.from(event.Extra, 'base64')).value).to.equal(`/ipfs/${row.Key as string}`)
     expect((await n.invoke('name/resolve', { args: [Name], options: { nocache: true } })).Path).to.equal(`/ipfs/${row.Key as string}`)
+  })
+
+  it('routing findpeer, findprovs and dht query answer at once, as Kubo 0.40.1 (js kad-dht\'s queries waited for a first peer)', async () => {
+    const other = peerIdFromPrivateKey(await generateKeyPair('Ed25519')).toString()
+    await expect(n.invoke('routing/findpeer', { args: [other] })).to.be.rejectedWith('routing: not found')
+    expect(await n.invoke('routing/findprovs', { args: ['bafkqaaa'] })).to.deep.equal([])
+    await expect(n.invoke('dht/query', { args: [other] })).to.be.rejectedWith('failed to find any peer in table')
   })
 
   it('a bad peer ID in routing get/findpeer fails with go-libp2p peer.Decode\'s texts, as Kubo 0.40.1', async () => {
