@@ -8,7 +8,8 @@ want="${1:-${KUBO_VERSION:-v0.40.1}}"
 bin="$root/.cache/kubo/$want/ipfs"
 if [ -x "$bin" ]; then echo "$bin"; exit 0; fi
 command -v go >/dev/null || { echo "scripts/kubo.sh: go is not installed" >&2; exit 1; }
-exec 9>"$root/.cache/kubo.lock" 2>/dev/null || { mkdir -p "$root/.cache"; exec 9>"$root/.cache/kubo.lock"; }
+mkdir -p "$root/.cache"
+exec 9>"$root/.cache/kubo.lock"
 flock 9
 if [ -x "$bin" ]; then echo "$bin"; exit 0; fi
 mod="$(mktemp -d)"

@@ -5,13 +5,12 @@
 //        [--data /tmp/bench-data] [--cpu-prof DIR] [--env I:KEY=VALUE]   (--tree: more tsipfs checkouts, e.g. a baseline worktree)
 //        [--dir N]: instead, one directory of N files of 1 KiB in one multipart request per run (rpc-bench.sh's
 //        10,000-file row, ../shared/bench/make-multipart.mjs): files/s and daemon CPU per file
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import net from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { setFlatfsSync } from './flatfs-sync.js'
+import { daemonNode, startOffline, stopDaemon } from './daemons.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const argv = process.argv.slice(2)
@@ -26,17 +25,11 @@ const cpuProf = value('--cpu-prof')
 const trees = [root, ...values('--tree').map(t => path.resolve(t))]
 const kubo = argv.includes('--no-kubo') ? undefined : path.join(root, '.cache', 'kubo', 'v0.40.1', 'ipfs')
 const query = 'progress=false' + (raw ? '&cid-version=1&raw-leaves=true' : '')
-// the Node the daemon runs on (bin/tsipfs.js re-spawns an older one: --cpu-prof would profile the launcher)
-const localNode = path.join(root, 'node_modules', 'node', 'bin', 'node')
-const node22 = Number(process.versions.node.split('.')[0]) >= 22 || !fs.existsSync(localNode) ? process.execPath : localNode
+const node22 = daemonNode(root)
 const SIZE = 256 * 1024 * 1024
 const dirFiles = value('--dir') == null ? undefined : Number(value('--dir'))
 const sharedMultipart = path.join(process.env.BENCH_DIR ?? '/work/shared/bench', 'make-multipart.mjs')
 const TICK = 100 // USER_HZ
-
-const freePort = async () => await new Promise((resolve) => {
-  const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)) })
-})
 
 /** [user, sys] seconds of the main thread (tid = pid) and of the process's other threads */
 function threadsOf (pid) {
@@ -76,35 +69,8 @@ function cpuOf (pid) {
 }
 
 async function start (label, tree, sync, extraEnv = {}) {
-  const repo = fs.mkdtempSync(path.join(os.tmpdir(), `add7-${label}-`))
-  const apiPort = await freePort()
-  const gwPort = await freePort()
-  const env = { ...process.env, ...extraEnv, IPFS_PATH: repo }
-  const [cmd, pre] = tree == null ? [kubo, []] : [node22, [path.join(tree, 'bin', 'tsipfs.js')]]
-  const cli = (...a) => { const r = spawnSync(cmd, [...pre, ...a], { env, encoding: 'utf8' }); if (r.status !== 0) throw new Error(`${label} ${a.join(' ')}: ${r.stderr}`) }
-  cli('init', '--profile=test')
-  cli('config', 'Addresses.API', `/ip4/127.0.0.1/tcp/${apiPort}`)
-  cli('config', 'Addresses.Gateway', `/ip4/127.0.0.1/tcp/${gwPort}`)
-  cli('config', '--json', 'Addresses.Swarm', '[]')
-  setFlatfsSync(repo, sync)
-  const flags = tree != null && cpuProf != null ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : []
-  const log = fs.openSync(path.join(repo, 'daemon.log'), 'w')
-  const daemon = spawn(cmd, [...flags, ...pre, 'daemon', '--offline'], { env, stdio: ['ignore', log, log] })
-  const api = `http://127.0.0.1:${apiPort}`
-  for (let i = 0; ; i++) {
-    try { const r = await fetch(`${api}/api/v0/id`, { method: 'POST' }); await r.arrayBuffer(); if (r.ok) break } catch {}
-    if (i > 200 || daemon.exitCode != null) throw new Error(`${label} did not start: ${fs.readFileSync(path.join(repo, 'daemon.log'), 'utf8')}`)
-    await new Promise(resolve => setTimeout(resolve, 200))
-  }
-  return { label, daemon, api, repo }
-}
-
-async function stop (d) {
-  const exited = new Promise(resolve => d.daemon.once('exit', resolve))
-  d.daemon.kill('SIGINT')
-  await Promise.race([exited, new Promise(resolve => setTimeout(resolve, 15000))])
-  if (d.daemon.exitCode == null && d.daemon.signalCode == null) { d.daemon.kill('SIGKILL'); await exited }
-  fs.rmSync(d.repo, { recursive: true, force: true })
+  const flags = cpuProf != null ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : []
+  return await startOffline({ label, tree, kubo, node: node22, sync, prefix: 'add7', extraEnv, flags })
 }
 
 /** one curl against d's API with the daemon's CPU (all threads, and main vs others) around it */
@@ -173,7 +139,7 @@ for (const sync of syncs) {
       }
     }
   } finally {
-    for (const d of daemons) await stop(d)
+    for (const d of daemons) await stopDaemon(d)
   }
   for (const [label, rs] of res) {
     if (dirFiles != null) {

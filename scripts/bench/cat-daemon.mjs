@@ -8,9 +8,8 @@ import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import net from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { setFlatfsSync } from './flatfs-sync.js'
+import { daemonNode, startOffline, stopDaemon } from './daemons.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const argv = process.argv.slice(2)
@@ -26,12 +25,7 @@ const envs = values('--env').map(e => { const [i, kv] = [e.slice(0, e.indexOf(':
 const query = 'progress=false' + (raw ? '&cid-version=1&raw-leaves=true' : '')
 const SIZE = 256 * 1024 * 1024
 // the Node the daemon runs on (bin/tsipfs.js re-spawns a newer one when the PATH's is older): the limit server's too
-const localNode = path.join(root, 'node_modules', 'node', 'bin', 'node')
-const node22 = Number(process.versions.node.split('.')[0]) >= 22 || !fs.existsSync(localNode) ? process.execPath : localNode
-
-const freePort = async () => await new Promise((resolve) => {
-  const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)) })
-})
+const node22 = daemonNode(root)
 
 /** [main, other] CPU seconds of pid's threads (schedstat: ns, finer than stat's 10 ms ticks) */
 function threadsOf (pid) {
@@ -59,37 +53,11 @@ function serverPid (pid) {
 }
 
 async function start (label, tree, extraEnv = {}) {
-  const repo = fs.mkdtempSync(path.join(os.tmpdir(), `cat9-${label}-`))
-  const apiPort = await freePort()
-  const gwPort = await freePort()
-  const env = { ...process.env, ...extraEnv, IPFS_PATH: repo }
-  const [cmd, pre] = tree == null ? [kubo, []] : [process.execPath, [path.join(tree, 'bin', 'tsipfs.js')]]
-  const cli = (...a) => { const r = spawnSync(cmd, [...pre, ...a], { env, encoding: 'utf8' }); if (r.status !== 0) throw new Error(`${label} ${a.join(' ')}: ${r.stderr}`) }
-  cli('init', '--profile=test')
-  cli('config', 'Addresses.API', `/ip4/127.0.0.1/tcp/${apiPort}`)
-  cli('config', 'Addresses.Gateway', `/ip4/127.0.0.1/tcp/${gwPort}`)
-  cli('config', '--json', 'Addresses.Swarm', '[]')
-  setFlatfsSync(repo, sync)
-  const log = fs.openSync(path.join(repo, 'daemon.log'), 'w')
-  const daemon = spawn(cmd, [...pre, 'daemon', '--offline'], { env, stdio: ['ignore', log, log] })
-  const api = `http://127.0.0.1:${apiPort}`
-  for (let i = 0; ; i++) {
-    try { const r = await fetch(`${api}/api/v0/id`, { method: 'POST' }); await r.arrayBuffer(); if (r.ok) break } catch {}
-    if (i > 200 || daemon.exitCode != null) throw new Error(`${label} did not start: ${fs.readFileSync(path.join(repo, 'daemon.log'), 'utf8')}`)
-    await new Promise(resolve => setTimeout(resolve, 200))
-  }
-  const r = spawnSync('curl', ['-sS', '-f', '-X', 'POST', '-F', `file=@${file};filename=f.bin`, `${api}/api/v0/add?${query}`], { encoding: 'utf8' })
+  const d = await startOffline({ label, tree, kubo, node: node22, sync, prefix: 'cat9', extraEnv })
+  const r = spawnSync('curl', ['-sS', '-f', '-X', 'POST', '-F', `file=@${file};filename=f.bin`, `${d.api}/api/v0/add?${query}`], { encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`${label} add: ${r.stderr}`)
   const cid = JSON.parse(r.stdout.trim().split('\n').at(-1)).Hash
-  return { label, daemon, api, repo, cid, pid: serverPid(daemon.pid), rows: [] }
-}
-
-async function stop (d) {
-  const exited = new Promise(resolve => d.daemon.once('exit', resolve))
-  d.daemon.kill('SIGINT')
-  await Promise.race([exited, new Promise(resolve => setTimeout(resolve, 15000))])
-  if (d.daemon.exitCode == null && d.daemon.signalCode == null) { d.daemon.kill('SIGKILL'); await exited }
-  fs.rmSync(d.repo, { recursive: true, force: true })
+  return { ...d, cid, pid: serverPid(d.daemon.pid), rows: [] }
 }
 
 function cat (d) {
@@ -107,34 +75,6 @@ function cat (d) {
   return { mibs: n / 1048576 / secs, main: (m1 - m0) * 1000, other: (o1 - o0) * 1000, curl: (sec(cu) + sec(cs)) * 1000 }
 }
 
-/**
- * limits.js's read+send limit as a daemon beside the others: a node:http server that reads the same leaf files of
- * tsipfs's repo in place into a few reused buffers and writes each as a chunk, 4 MiB ahead of the socket
- */
-const LIMIT_SERVER = `
-import fs from 'node:fs'
-import http from 'node:http'
-const files = fs.readFileSync(process.argv[1], 'utf8').split('\\n').filter(Boolean)
-const free = []
-const server = http.createServer((req, res) => {
-  res.writeHead(200, { 'Content-Type': 'application/octet-stream' })
-  let i = 0
-  const pump = () => {
-    while (i < files.length) {
-      const fd = fs.openSync(files[i++], 'r')
-      const size = fs.fstatSync(fd).size
-      const buf = free.pop() ?? Buffer.allocUnsafeSlow(size)
-      fs.readSync(fd, buf, 0, size, 0)
-      fs.closeSync(fd)
-      if (!res.write(buf, () => free.push(buf)) && res.writableLength >= 4 * 1024 * 1024) return res.once('drain', pump)
-    }
-    res.end()
-  }
-  pump()
-})
-server.listen(0, '127.0.0.1', () => console.log(server.address().port))
-`
-
 async function startLimit (repo) {
   const files = []
   const blocks = path.join(repo, 'blocks')
@@ -146,7 +86,8 @@ async function startLimit (repo) {
   if (files.length !== 1024) throw new Error(`limit server: ${files.length} leaf files`)
   const list = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cat9-limit-')), 'files')
   fs.writeFileSync(list, files.join('\n'))
-  const daemon = spawn(node22, ['--input-type=module', '-e', LIMIT_SERVER, list], { stdio: ['ignore', 'pipe', 'inherit'] })
+  // limits.js's read+send server over the same leaf files, as a process beside the daemons
+  const daemon = spawn(node22, [path.join(path.dirname(fileURLToPath(import.meta.url)), 'read-send-server.js'), list], { stdio: ['ignore', 'pipe', 'inherit'] })
   const port = await new Promise((resolve, reject) => { daemon.stdout.once('data', d => resolve(Number(String(d).trim()))); daemon.once('exit', reject) })
   return { label: 'limit', daemon, url: `http://127.0.0.1:${port}/`, repo: path.dirname(list), pid: daemon.pid, rows: [] }
 }
@@ -170,5 +111,5 @@ try {
     console.log(`${name}: MiB/s ${f('mibs')} (${d.rows.map(x => x.mibs.toFixed(0)).join(' ')}); daemon ms main ${f('main')} other ${f('other')} total ${med(d.rows.map(x => x.main + x.other)).toFixed(0)}; curl ms ${f('curl')}`)
   }
 } finally {
-  for (const d of daemons) await stop(d)
+  for (const d of daemons) await stopDaemon(d)
 }

@@ -5,8 +5,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { randomBytes } from 'node:crypto'
-import http from 'node:http'
 import { spawn } from 'node:child_process'
+import { readSendServer } from './read-send-server.js'
 
 const fsync = promisify(fs.fsync)
 const open = promisify(fs.open)
@@ -43,23 +43,7 @@ async function readSend (dir, runs) {
   fs.mkdirSync(dir, { recursive: true })
   const files = Array.from({ length: 1024 }, (_, i) => path.join(dir, `b${i}`))
   for (const f of files) fs.writeFileSync(f, randomBytes(256 * 1024))
-  const free = []
-  const server = http.createServer((req, res) => {
-    res.writeHead(200, { 'Content-Type': 'application/octet-stream' })
-    let i = 0
-    const pump = () => {
-      while (i < files.length) {
-        const fd = fs.openSync(files[i++], 'r')
-        const size = fs.fstatSync(fd).size
-        const buf = free.pop() ?? Buffer.allocUnsafeSlow(size)
-        fs.readSync(fd, buf, 0, size, 0)
-        fs.closeSync(fd)
-        if (!res.write(buf, () => free.push(buf)) && res.writableLength >= 4 * 1024 * 1024) return res.once('drain', pump)
-      }
-      res.end()
-    }
-    pump()
-  })
+  const server = readSendServer(files)
   await new Promise(resolve => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${server.address().port}/`
   const out = []
