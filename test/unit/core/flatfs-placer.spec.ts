@@ -13,6 +13,13 @@ describe('core/blockstore/flatfs-placer', () => {
 
   const item = (name: string): PlaceItem => ({ file: path.join(dir, 'AB', name + '.data'), dir: path.join(dir, 'AB'), bytes: Buffer.from(name) })
   const workerOf = (p: Placer): Worker | undefined => (p as unknown as { worker?: Worker }).worker
+  // bytes whose buffer was transferred away: a worker cannot be sent them
+  const detachedBytes = (): Uint8Array => {
+    const ab = new ArrayBuffer(8)
+    const bytes = new Uint8Array(ab)
+    ;(ab as ArrayBuffer & { transfer: () => ArrayBuffer }).transfer()
+    return bytes
+  }
 
   it('its worker exits after 3 s without requests; the next write starts another and lands', async () => {
     const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
@@ -41,11 +48,8 @@ describe('core/blockstore/flatfs-placer', () => {
     const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const placer = new Placer()
     try {
-      const ab = new ArrayBuffer(8)
-      const bytes = new Uint8Array(ab)
-      ;(ab as ArrayBuffer & { transfer: () => ArrayBuffer }).transfer()
       let failed: unknown
-      await placer.place([{ ...item('detached'), bytes }]).catch((err) => { failed = err })
+      await placer.place([{ ...item('detached'), bytes: detachedBytes() }]).catch((err) => { failed = err })
       expect(String(failed)).to.match(/detached/)
       expect(await placer.place([item('after')])).to.deep.equal([])
       const w = workerOf(placer)
@@ -136,11 +140,8 @@ describe('core/blockstore/flatfs-placer', () => {
 
     it('a detached buffer still fails in place', async () => {
       const placer = new Placer(() => { throw new Error('no threads') })
-      const ab = new ArrayBuffer(8)
-      const bytes = new Uint8Array(ab)
-      ;(ab as ArrayBuffer & { transfer: () => ArrayBuffer }).transfer()
       let failed: unknown
-      await placer.place([{ ...item('detached'), bytes }]).catch((err) => { failed = err })
+      await placer.place([{ ...item('detached'), bytes: detachedBytes() }]).catch((err) => { failed = err })
       expect(String(failed)).to.match(/detached/)
       await placer.stop()
     })
