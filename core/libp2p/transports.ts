@@ -3,6 +3,7 @@
 // its transport is on. WebTransport and WebRTC-direct listeners cannot run in Node: skipped, logged.
 import type { NetSettings } from './settings.js'
 import { oneRecordPerFrame } from './coalesce.js'
+import { tlsOnSocket } from './tls-socket.js'
 
 export type ListenKind = 'tcp' | 'ws' | 'quic' | 'webtransport' | 'webrtc-direct' | 'relay' | 'unknown'
 
@@ -70,7 +71,7 @@ export async function planTransports (s: NetSettings): Promise<TransportPlan> {
   for (const name of s.security) {
     if (name === 'tls') {
       const { tls } = await import('@libp2p/tls')
-      plan.encrypters.push(oneRecordPerFrame(tls()))
+      plan.encrypters.push(oneRecordPerFrame(tlsOnSocket(tls())))
     } else {
       const { noise } = await import('@chainsafe/libp2p-noise')
       plan.encrypters.push(noise())
