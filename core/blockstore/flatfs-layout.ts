@@ -1,5 +1,7 @@
 // Kubo's flatfs layout (next-to-last/2): blocks/<XY>/<BASE32-MULTIHASH>.data, and its SHARDING/_README files.
 import { execFile } from 'node:child_process'
+import fsSync from 'node:fs'
+import path from 'node:path'
 import type { CID } from 'multiformats/cid'
 import { base32UpperOf } from '../util/base32.js'
 
@@ -40,6 +42,29 @@ stored in the filename.
 
 /** temp files live here; Kubo's flatfs skips folders starting with '.' */
 export const TEMP_DIR = '.temp'
+
+/**
+ * Temp files are made in the block's own shard folder, so the rename stays within one folder (a rename across
+ * folders takes the filesystem-wide rename lock) and creates are spread over the shard folders (one temp folder:
+ * every create queued on its lock, and every inode taken from its block group); dot files, which Kubo's flatfs and
+ * our listings skip.
+ */
+export const SHARD_TEMP_PREFIX = '.tsipfs-tmp-'
+/** In the blocks folder while shard folders may hold such temp files: an open that finds it (a crash) sweeps them. */
+export const SHARD_TEMP_MARK = '.tsipfs-shard-temps'
+
+/** The mark made (and its folder fsynced, so it is on disk before any temp file) once per `made` set. */
+export function markShardTemps (root: string, made: Set<string>): void {
+  const mark = root + path.sep + SHARD_TEMP_MARK
+  if (made.has(mark)) return
+  if (!fsSync.existsSync(mark)) {
+    fsSync.mkdirSync(root, { recursive: true })
+    fsSync.closeSync(fsSync.openSync(mark, 'a', 0o644))
+    const fd = fsSync.openSync(root, 'r')
+    try { fsSync.fsyncSync(fd) } finally { fsSync.closeSync(fd) }
+  }
+  made.add(mark)
+}
 
 /** Datastore key of a block: base32 (upper, unpadded) of its multihash. */
 export const blockKey = (cid: CID): string => base32UpperOf(cid.multihash.bytes)

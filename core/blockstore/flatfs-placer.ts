@@ -9,6 +9,7 @@ import { promisify } from 'node:util'
 import { randomBytes } from 'node:crypto'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 import { settleLimit } from './flatfs-write.js'
+import { SHARD_TEMP_MARK, SHARD_TEMP_PREFIX, markShardTemps } from './flatfs-layout.js'
 import { IdleWorkerStop } from '../util/idle-worker.js'
 
 const fsyncFd = promisify(fsSync.fsync)
@@ -26,27 +27,7 @@ type Request = Body & { id: number }
 interface ErrorInfo { message: string, code?: string }
 interface Reply { id: number, failed?: number[], errors?: ErrorInfo[], error?: ErrorInfo }
 
-/**
- * Temp files of small blocks are made in the block's own shard folder, so the rename stays within one folder
- * (a rename across folders takes the filesystem-wide rename lock); dot files, which Kubo's flatfs and our
- * listings skip.
- */
-export const SHARD_TEMP_PREFIX = '.tsipfs-tmp-'
-/** In the blocks folder while shard folders may hold such temp files: an open that finds it (a crash) sweeps them. */
-export const SHARD_TEMP_MARK = '.tsipfs-shard-temps'
-
-/** The mark made (and its folder fsynced, so it is on disk before any temp file) once per `made` set. */
-function markShardTemps (root: string, made: Set<string>): void {
-  const mark = root + path.sep + SHARD_TEMP_MARK
-  if (made.has(mark)) return
-  if (!fsSync.existsSync(mark)) {
-    fsSync.mkdirSync(root, { recursive: true })
-    fsSync.closeSync(fsSync.openSync(mark, 'a', 0o644))
-    const fd = fsSync.openSync(root, 'r')
-    try { fsSync.fsyncSync(fd) } finally { fsSync.closeSync(fd) }
-  }
-  made.add(mark)
-}
+export { SHARD_TEMP_MARK, SHARD_TEMP_PREFIX, markShardTemps }
 
 /**
  * Remove the temp files a crash left in the shard folders (only when the mark says some may be there: a walk

@@ -1,11 +1,11 @@
-// flatfs's durable batch write: temp files written and fsynced (concurrently), renamed into their
-// shard folders, then each touched folder fsynced once (see flatfs.ts for the why and the figures).
+// flatfs's durable batch write: temp files (in the blocks' own shard folders) written and fsynced (concurrently),
+// renamed into place, then each touched folder fsynced once (see flatfs.ts for the why and the figures).
 import fsSync, { promises as fs } from 'node:fs'
 import { promisify } from 'node:util'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import type { CID } from 'multiformats/cid'
-import { blockKey, shardOf } from './flatfs-layout.js'
+import { SHARD_TEMP_PREFIX, blockKey, markShardTemps, shardOf } from './flatfs-layout.js'
 
 /**
  * Blocks up to this size are created, written and closed with synchronous calls; bigger ones in the thread
@@ -72,8 +72,12 @@ export class BatchWriter {
   readonly sync: boolean
   private readonly concurrency: number
   private readonly syncSmallWrites: boolean
-  /** shard folders made or being made: resolve once the folder exists (and, with sync, its entry in the root is durable) */
+  /** shard folders made or being made: resolve once the folder exists */
   private readonly madeDirs = new Map<string, Promise<void>>()
+  /** with sync, shard folders whose entry in the root is durable (or being made so) */
+  private readonly syncedDirs = new Map<string, Promise<void>>()
+  /** the shard-temp mark (markShardTemps) made by this writer */
+  private readonly marks = new Set<string>()
   /** folders waiting for a mkdir, and how many mkdirs run (MKDIRS at most) */
   private readonly dirQueue: Array<() => void> = []
   private mkdirs = 0
@@ -88,7 +92,7 @@ export class BatchWriter {
   }
 
   /**
-   * Resolves once shard folder `dir` exists and, with sync, is durable in the root. A mkdir cost ~0.4-0.5 ms of
+   * Resolves once shard folder `dir` exists. A mkdir cost ~0.4-0.5 ms of
    * kernel time here, so a fresh repo's first big add made ~1,000 folders for 0.5 s CPU and 1-2.6 s wall; in the
    * thread pool (MKDIRS at once: they queue on the root's lock anyway) they overlap the temp file writes.
    */
@@ -103,6 +107,21 @@ export class BatchWriter {
     await made
   }
 
+  /** Resolves once shard folder `dir` exists and, with sync, is durable in the root. */
+  private async durableFolder (dir: string): Promise<void> {
+    await this.folder(dir)
+    if (!this.sync) return
+    let synced = this.syncedDirs.get(dir)
+    if (synced == null) {
+      // the root fsyncs of folders made at the same time share one journal commit; a folder that was there may not
+      // be durable either (the log's placer fsyncs the root at its checkpoint; a mkdir whose root fsync failed)
+      synced = this.syncRoot()
+      this.syncedDirs.set(dir, synced)
+      synced.catch(() => { if (this.syncedDirs.get(dir) === synced) this.syncedDirs.delete(dir) })
+    }
+    await synced
+  }
+
   private async makeFolder (dir: string): Promise<void> {
     if (this.mkdirs >= MKDIRS) await new Promise<void>(resolve => this.dirQueue.push(resolve))
     this.mkdirs++
@@ -114,9 +133,21 @@ export class BatchWriter {
       this.mkdirs--
       this.dirQueue.shift()?.()
     }
-    // the root fsyncs of folders made at the same time share one journal commit; a folder that was there may not
-    // be durable either (the log's placer fsyncs the root at its checkpoint; a mkdir whose root fsync failed)
-    if (this.sync) await this.syncRoot()
+  }
+
+  /**
+   * A temp file's path in shard folder `dir` (made first, and the mark that lets an open after a crash sweep such
+   * files). The file goes to the thread pool's create or is made in place.
+   */
+  private async tempIn (dir: string): Promise<string> {
+    await this.folder(dir)
+    markShardTemps(this.path, this.marks)
+    return dir + path.sep + SHARD_TEMP_PREFIX + this.tempPrefix + String(this.tempCounter++)
+  }
+
+  /** Forget the mark (the store's close removes it once no temp file can be left; the next write makes it again). */
+  forgetMark (): void {
+    this.marks.clear()
   }
 
   /** fsync the root: one at a time, the calls that arrive meanwhile share the next one */
@@ -134,7 +165,7 @@ export class BatchWriter {
     return await this.rootSyncNext
   }
 
-  /** drop temp files a crash left behind */
+  /** drop temp files a crash left behind in the temp folder (those in shard folders: sweepShardTemps) */
   async open (): Promise<void> {
     await fs.rm(this.tempDir, { recursive: true, force: true })
     await fs.mkdir(this.tempDir, { recursive: true })
@@ -164,8 +195,8 @@ export class BatchWriter {
       await fs.mkdir(this.tempDir, { recursive: true })
       this.tempReady = true
     }
-    // new shard folders: made (and the root fsynced) through the thread pool while the temp files are written
-    const folders = Promise.all([...new Set(entries.map(e => e.dir))].map(async dir => await this.folder(dir)))
+    // new shard folders: made (and the root fsynced) through the thread pool before their temp files are written
+    const folders = Promise.all([...new Set(entries.map(e => e.dir))].map(async dir => await this.durableFolder(dir)))
     folders.catch(() => {}) // awaited before the renames
 
     // phase 1: temp files, written and fsynced
@@ -180,7 +211,7 @@ export class BatchWriter {
         // up and an in-place create waits for the journal commits that flush it (the event loop spent 3x the CPU)
         if (++ops % SYNC_SLICE === 0) await nextTick()
         if (fsSync.existsSync(e.file)) return undefined // already stored
-        const tmp = path.join(this.tempDir, this.tempPrefix + String(this.tempCounter++))
+        const tmp = await this.tempIn(e.dir)
         let fd: number | undefined
         try {
           fd = fsSync.openSync(tmp, 'wx', 0o644)
@@ -206,7 +237,7 @@ export class BatchWriter {
           if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
         }
       }
-      const tmp = path.join(this.tempDir, this.tempPrefix + String(this.tempCounter++))
+      const tmp = await this.tempIn(e.dir)
       // descriptors and callbacks: lighter than FileHandle and promises (one block is 4 round trips)
       let fd: number | undefined
       try {

@@ -1,7 +1,8 @@
 // A blockstore in Kubo's flatfs layout (next-to-last/2): blocks/<XY>/<BASE32-MULTIHASH>.data.
 //
-// Crash safety (durable small blocks: see flatfs-log.ts, the group-commit log): a block is written to blocks/.temp/, fsynced, then renamed into its shard folder,
-// and the shard folder is fsynced; a crash leaves at most a stray temp file (removed on open),
+// Crash safety (durable small blocks: see flatfs-log.ts, the group-commit log): a block is written to a temp file in its
+// shard folder, fsynced, then renamed into place, and the shard folder is fsynced; a crash leaves at most a stray temp
+// file (removed on open: sweepShardTemps),
 // never a partial block under its final name. A put resolves only once the block is durable.
 //
 // Speed: fsync dominates (~0.3-2 ms each here). Writes are therefore batched: putMany writes a
@@ -182,10 +183,10 @@ export class FlatfsBlockstore implements Blockstore {
       await Promise.allSettled([...this.inflight, this.committing])
     }
     await this.log?.close()
-    if (this.placer != null) {
-      await this.placer.stop()
-      await clearShardTempMark(this.path)
-    }
+    await this.placer?.stop()
+    // no temp file of ours is left in the shard folders (the writer's, the placer's, the log's)
+    this.writer.forgetMark()
+    await clearShardTempMark(this.path)
   }
 
   /** Resolves once every acknowledged block is in its file (the group-commit log writes them in the background). */

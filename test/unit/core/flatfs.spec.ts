@@ -40,7 +40,16 @@ describe('flatfs blockstore', () => {
     await fs.rm(dir, { recursive: true, force: true })
   })
 
-  const temps = async (): Promise<string[]> => await fs.readdir(path.join(dir, 'blocks', TEMP_DIR))
+  /** temp files in the temp folder and in the shard folders */
+  const temps = async (): Promise<string[]> => {
+    const root = path.join(dir, 'blocks')
+    const found = await fs.readdir(path.join(root, TEMP_DIR))
+    for (const shard of (await fs.readdir(root)).filter(n => n.length === 2)) {
+      const names = await fs.readdir(path.join(root, shard)).catch(() => [] as string[])
+      found.push(...names.filter(n => n.startsWith(SHARD_TEMP_PREFIX)).map(n => `${shard}/${n}`))
+    }
+    return found
+  }
 
   it('stores blocks at Kubo\'s paths (behaviour.md §12)', async () => {
     const empty = await v0(hex('0a020801'))
@@ -217,8 +226,12 @@ describe('flatfs blockstore', () => {
       return { cid: await raw(bytes), bytes }
     }
     const rootOpens = (spy: sinon.SinonSpy): number => spy.args.filter(a => a[0] === root).length
+    // a first put makes the shard-temp mark (and fsyncs the root for it)
+    const first = await block(0)
+    await store.put(first.cid, first.bytes)
     // a folder another writer made (the log's placer fsyncs the root only at its checkpoint)
-    const a = await block(1)
+    let a = await block(1)
+    for (let i = 100; shardOf(blockKey(a.cid)) === shardOf(blockKey(first.cid)); i++) a = await block(i)
     await fs.mkdir(path.join(root, shardOf(blockKey(a.cid))))
     let open = sinon.spy(fsSync, 'openSync')
     try {
@@ -229,7 +242,7 @@ describe('flatfs blockstore', () => {
     expect(rootOpens(open), 'root fsynced').to.equal(1)
     // a folder made whose root fsync failed: the put fails, the next one fsyncs the root again
     let b = await block(2)
-    for (let i = 3; shardOf(blockKey(b.cid)) === shardOf(blockKey(a.cid)); i++) b = await block(i)
+    for (let i = 3; [a, first].some(x => shardOf(blockKey(b.cid)) === shardOf(blockKey(x.cid))); i++) b = await block(i)
     const real = fsSync.openSync.bind(fsSync)
     const failing = sinon.stub(fsSync, 'openSync').callsFake(((p: fsSync.PathLike, ...rest: unknown[]) => {
       if (p === root) throw Object.assign(new Error('EIO: i/o error, open'), { code: 'EIO' })
@@ -256,6 +269,48 @@ describe('flatfs blockstore', () => {
     await again.open()
     expect(await temps()).to.deep.equal([])
   })
+
+  for (const sync of [true, false]) {
+    it(`writes big blocks through temp files in their shard folders, swept at open after a crash (sync: ${String(sync)})`, async () => {
+      const root = path.join(dir, 'blocks')
+      const s = new FlatfsBlockstore(root, { sync })
+      await s.open()
+      const items = await Promise.all(Array.from({ length: 6 }, async (_, i) => {
+        const bytes = new Uint8Array(256 * 1024).fill(i + 1)
+        return { cid: await raw(bytes), bytes }
+      }))
+      const rename = sinon.spy(fsSync, 'renameSync')
+      try {
+        for await (const _ of s.putMany(items)) { /* drained */ }
+      } finally {
+        rename.restore()
+      }
+      // each temp file was made in its block's own shard folder, then renamed into place there
+      const moves = rename.getCalls().map(c => [String(c.args[0]), String(c.args[1])])
+      expect(moves.map(m => m[1]).sort()).to.deep.equal(items.map(i => s.fileOf(i.cid)).sort())
+      for (const [from, to] of moves) {
+        expect(path.dirname(from)).to.equal(path.dirname(to))
+        expect(path.basename(from).startsWith(SHARD_TEMP_PREFIX), from).to.equal(true)
+      }
+      for (const { cid, bytes } of items) expect(await fs.readFile(s.fileOf(cid))).to.deep.equal(Buffer.from(bytes))
+      expect(await temps()).to.deep.equal([])
+      expect(fsSync.existsSync(path.join(root, SHARD_TEMP_MARK)), 'marked while shard folders may hold temp files').to.equal(true)
+      // a crash leaves a half-written temp file beside the blocks: the next open removes it, keeps the blocks
+      const stray = path.join(path.dirname(s.fileOf(items[0].cid)), SHARD_TEMP_PREFIX + 'crashed-0')
+      await fs.writeFile(stray, 'partial')
+      const again = new FlatfsBlockstore(root, { sync })
+      await again.open()
+      expect(fsSync.existsSync(stray)).to.equal(false)
+      for (const { cid, bytes } of items) expect(await getBlock(again, cid)).to.deep.equal(bytes)
+      // written again after the sweep: marked again; a clean close removes the mark
+      const more = new Uint8Array(256 * 1024).fill(99)
+      await again.put(await raw(more), more)
+      expect(fsSync.existsSync(path.join(root, SHARD_TEMP_MARK))).to.equal(true)
+      await again.close()
+      expect(fsSync.existsSync(path.join(root, SHARD_TEMP_MARK)), 'a clean close').to.equal(false)
+      await s.close()
+    })
+  }
 
   it('putMany writes batches, in order, skipping duplicates and identity', async () => {
     const small = new FlatfsBlockstore(path.join(dir, 'blocks'), { batchSize: 7 })
