@@ -3,9 +3,9 @@
 // Every put of a small block that arrives while a round is being committed joins the next round:
 // the round's records (multihash, length, CRC-32, bytes) are appended to one preallocated log file
 // and made durable by ONE fdatasync (an overwrite of allocated space touches no metadata, so no
-// journal commit); meanwhile the blocks are written to temp files without fsync, renamed into their
-// shard folders once the log is durable, and only then are the puts acknowledged (so reads need no
-// index: the files are in place, in the page cache). Two log files take turns: when the active one
+// journal commit); then the puts are acknowledged (readable through an index until placed) and the
+// blocks are written at their own names in their shard folders, without fsync, on the placer thread
+// (a file a crash left partial is rewritten by the replay, which compares). Two log files take turns: when the active one
 // is full (or the store has been idle for IDLE_MS) the other becomes active and the full one is
 // checkpointed in the background (fsync of every file it covered and of their folders, then its
 // header is marked empty). A delete of a block whose put is still only in a log is logged too (a
@@ -22,7 +22,7 @@ import { execFile } from 'node:child_process'
 import { base32UpperOf } from '../util/base32.js'
 import { shardOf } from './flatfs-layout.js'
 import { slabAlloc } from '../util/slab.js'
-import { Placer, clearShardTempMark, fsyncPath, syncAll, writeBlockFile } from './flatfs-placer.js'
+import { Placer, clearShardTempMark, fsyncPath, syncAll } from './flatfs-placer.js'
 
 export const LOG_FILES = ['.tsipfs-wal-0', '.tsipfs-wal-1']
 /** blocks up to this size go through the log (larger ones: their data write dominates; flatfs-write.ts) */
@@ -218,7 +218,6 @@ export class GroupLog {
   private readonly index = new Map<string, Uint8Array>()
   /** the background write of each block in `index` */
   private readonly writes = new Map<string, Promise<void>>()
-  private readonly madeDirs = new Set<string>()
   private readonly tempPrefix = `wal-${process.pid}-${randomBytes(4).toString('hex')}-`
   private tempCounter = 0
   private idle: NodeJS.Timeout | undefined
@@ -352,8 +351,8 @@ export class GroupLog {
       // a sync retried after a failure succeeds whether or not the failed writeback lost pages: rewrite first
       if (log.retry === true) this.rewriteLogged(log)
       for (const [key, bytes] of log.failed) {
-        const { file, dir } = this.fileOf(key)
-        writeBlockFile(this.tempPrefix + String(this.tempCounter++), file, dir, bytes, this.madeDirs)
+        // replaced whatever is there (a failed write in place may have left part of the file)
+        const { file, dir } = this.rewrite(key, bytes)
         log.failed.delete(key)
         log.files.add(file)
         log.dirs.add(dir)
@@ -385,19 +384,25 @@ export class GroupLog {
       const key = base32UpperOf(rec.mh)
       const p = this.pending.get(key)
       if (p?.op !== 'put' || p.log !== log) continue
-      const { file, dir } = this.fileOf(key)
-      fsSync.mkdirSync(dir, { recursive: true })
-      const tmp = path.join(this.tempDir, this.tempPrefix + String(this.tempCounter++))
-      try {
-        fsSync.writeFileSync(tmp, rec.bytes)
-        fsSync.renameSync(tmp, file)
-      } catch (err) {
-        fsSync.rmSync(tmp, { force: true })
-        throw err
-      }
+      const { file, dir } = this.rewrite(key, rec.bytes)
       log.files.add(file)
       log.dirs.add(dir)
     }
+  }
+
+  /** A block written into place again through a temp file and a rename (replacing whatever file is there). */
+  private rewrite (key: string, bytes: Uint8Array): { file: string, dir: string } {
+    const { file, dir } = this.fileOf(key)
+    fsSync.mkdirSync(dir, { recursive: true })
+    const tmp = path.join(this.tempDir, this.tempPrefix + String(this.tempCounter++))
+    try {
+      fsSync.writeFileSync(tmp, bytes)
+      fsSync.renameSync(tmp, file)
+    } catch (err) {
+      fsSync.rmSync(tmp, { force: true })
+      throw err
+    }
+    return { file, dir }
   }
 
   /** One group commit: every queued op that fits in the active log, written, then made durable and acknowledged. */
@@ -652,7 +657,7 @@ export class GroupLog {
       this.pending.clear()
       await this.placer.stop()
       // every block is in place and synced: no temp file of ours is left in the shard folders
-      await clearShardTempMark(this.dir, this.madeDirs)
+      await clearShardTempMark(this.dir)
     } finally {
       this.preparing = false
     }

@@ -274,13 +274,17 @@ describe('flatfs group-commit log', () => {
     expect(await again.has(z.cid)).to.equal(false)
   })
 
-  it('writes a block again at the checkpoint when its background write failed', async () => {
+  it('writes a block again at the checkpoint when its background write failed (replacing what that write left)', async () => {
     const [a] = await blocks(1, 'retry')
     const real = Placer.prototype.place
     let failures = 0
-    // the worker reports the block's write failed (e.g. EIO)
+    // the worker reports the block's write failed (e.g. EIO), part of the file left at its name
     sinon.stub(Placer.prototype, 'place').callsFake(async function (this: Placer, items: PlaceItem[]) {
-      if (failures++ === 0) return items.map((_, i) => i)
+      if (failures++ === 0) {
+        await fs.mkdir(items[0].dir, { recursive: true })
+        await fs.writeFile(items[0].file, 'to')
+        return items.map((_, i) => i)
+      }
       return await real.call(this, items)
     })
     await store.put(a.cid, a.bytes)
@@ -376,22 +380,27 @@ describe('flatfs group-commit log', () => {
     })
   })
 
-  it('writes blocks into place through temp files in their own shard folder; after a crash, open removes those left there', async () => {
+  it('writes logged blocks at their own names (no temp file, no mark); after a crash, a block file left partial is rewritten and stray shard temps are swept', async () => {
     const root = path.join(dir, 'blocks')
     const items = await blocks(3, 'shard-temps')
     await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
     await store.settle()
-    expect(fsSync.existsSync(path.join(root, SHARD_TEMP_MARK)), 'marked while shard folders may hold temp files').to.equal(true)
+    expect(fsSync.existsSync(path.join(root, SHARD_TEMP_MARK)), 'no temp file made: no mark').to.equal(false)
     const shardOfItem = (r: string): string => path.join(r, shardOf(blockKey(items[0].cid)))
-    expect((await fs.readdir(shardOfItem(root))).filter(n => !n.endsWith('.data')), 'no temp file left once in place').to.deep.equal([])
-    // a crash while a block was being written into place: its temp file stays beside the blocks
+    expect((await fs.readdir(shardOfItem(root))).filter(n => !n.endsWith('.data')), 'nothing but blocks').to.deep.equal([])
+    for (const { cid, bytes } of items) expect(await fs.readFile(fileOf(root, cid))).to.deep.equal(Buffer.from(bytes))
+    // a crash while a block was being written at its name (cut short), and temp files of a sync: false store (marked)
     const copy = await crashCopy()
+    await fs.writeFile(fileOf(copy, items[0].cid), '')
+    await fs.writeFile(fileOf(copy, items[1].cid), Buffer.from(items[1].bytes).subarray(0, 3))
     const stray = path.join(shardOfItem(copy), SHARD_TEMP_PREFIX + 'crashed-0')
     const other = path.join(shardOfItem(copy), '.not-ours')
     await fs.writeFile(stray, 'partial')
     await fs.writeFile(other, 'kept')
+    await fs.writeFile(path.join(copy, SHARD_TEMP_MARK), '')
     const again = await reopen(copy)
     try {
+      for (const { cid, bytes } of items) expect(await fs.readFile(fileOf(copy, cid)), 'whole again').to.deep.equal(Buffer.from(bytes))
       expect(fsSync.existsSync(stray), 'swept at open').to.equal(false)
       expect(fsSync.existsSync(other), 'only our temp files go').to.equal(true)
       expect(fsSync.existsSync(path.join(copy, SHARD_TEMP_MARK)), 'the mark goes with them').to.equal(false)
