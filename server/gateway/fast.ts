@@ -18,8 +18,8 @@ import { CACHE_MAX_BODY, isIpHost, scanHeaders, type PlainHeaders } from './cach
 import { knownGateway, type GatewaySettings } from './config.js'
 import { CODEC_TO_TYPE, etagFor, responseFormat } from './format.js'
 import { dagIndexEtag, dirListingEtag, filenameOf } from './headers.js'
-import { checkRangeSyntax, contentRange, etagMatch, httpDate, IMMUTABLE_CACHE_CONTROL, INVALID_HEADER_CHAR, LISTING_CACHE_CONTROL, parseRange, rawHeader } from './http.js'
-import { extname, sniff, SNIFF_LEN, typeByExtension } from './mime.js'
+import { checkRangeSyntax, contentRange, etagMatch, firstRangeAtZero, httpDate, IMMUTABLE_CACHE_CONTROL, INVALID_HEADER_CHAR, LISTING_CACHE_CONTROL, parseRange, rawHeader, suffixPastStart } from './http.js'
+import { extname, goSniff, sniff, SNIFF_LEN, typeByExtension } from './mime.js'
 import { joinPath, parseContentPath, resolveIpfsPath, type ContentPath, type ResolvedPath } from './resolve.js'
 import { findEntry, loadUnixfs, type UnixfsNode } from './unixfs.js'
 
@@ -296,6 +296,8 @@ export class FastPath {
     const size = node.size
     const max = s.maxRangeRequestFileSize
     if (max > 0 && plan.range !== '' && size > max) return undefined
+    // (the full path's 500, as Kubo)
+    if (plan.method === 'GET' && plan.range !== '' && suffixPastStart(plan.range, size)) return undefined
     // the range first: a body the full path would stream is left to it before anything is read
     let start = 0
     let length = size
@@ -331,6 +333,14 @@ export class FastPath {
     // (a bare /ipfs/<cid>[/] names no file)
     let ctype = contentPath.segments.length === 0 ? '' : typeByExtension(extname(filenameOf(contentPath)))
     if (ctype === '') ctype = fallbackType
+    let goType = false
+    if (ctype === '' && plan.method === 'GET' && status === 206 && !firstRangeAtZero(plan.range)) {
+      // serve-unixfs.ts fileType: net/http's sniff of the range body
+      body = whole != null ? Buffer.from(whole.buffer, whole.byteOffset + start, length) : await read(start, length)
+      if (body == null) return undefined
+      ctype = goSniff(body)
+      goType = true
+    }
     if (ctype === '' && whole != null) {
       // (bytes at hand: their type is a function of them)
       ctype = this.sniffed.get(whole) ?? ''
@@ -347,7 +357,7 @@ export class FastPath {
       if (all) body = first
       ctype = sniff(first.subarray(0, SNIFF_LEN), size <= SNIFF_LEN)
     }
-    if (ctype.startsWith('text/html;')) ctype = 'text/html'
+    if (!goType && ctype.startsWith('text/html;')) ctype = 'text/html'
     headers['Content-Type'] = ctype
     if (modtime != null && modtime.getTime() > 0) headers['Last-Modified'] = httpDate(modtime)
     headers['Accept-Ranges'] = 'bytes'

@@ -66,6 +66,34 @@ export function checkRangeSyntax (s: string): void {
   }
 }
 
+/**
+ * Whether the first range of a (syntax-checked) header is a suffix longer than the file: boxo seeks to
+ * the first range before serving a GET, and that seek fails (Kubo 0.40.1: a 500 with this text).
+ */
+export function suffixPastStart (s: string, size: number): boolean {
+  for (const ra of s.slice(6).split(',')) {
+    const t = ra.trim()
+    if (t !== '') return t.startsWith('-') && Number(t.slice(1).trim()) > size
+  }
+  return false
+}
+export const SUFFIX_PAST_START = 'invalid range: negative start bigger than the file size'
+
+/**
+ * Whether boxo reads the first range of a (syntax-checked) header as starting at 0: "0-…" and "-0" (it
+ * keeps a suffix as a negative start), the only ranges whose type Kubo sniffs from the file's start.
+ */
+export function firstRangeAtZero (s: string): boolean {
+  for (const ra of s.slice(6).split(',')) {
+    const t = ra.trim()
+    if (t === '') continue
+    const dash = t.indexOf('-')
+    const n = dash === 0 ? t.slice(1) : t.slice(0, dash)
+    return Number(n.trim()) === 0
+  }
+  return true
+}
+
 /** Go's net/http parseRange: the ranges of a `bytes=` header for a body of `size` bytes. */
 export function parseRange (s: string, size: number): ByteRange[] {
   checkRangeSyntax(s)

@@ -122,3 +122,110 @@ export function sniff (b: Uint8Array, complete: boolean): string {
   }
   return 'text/plain; charset=utf-8'
 }
+
+/** Bytes net/http's sniffing looks at. */
+export const GO_SNIFF_LEN = 512
+
+type GoSig = (b: Uint8Array, firstNonWS: number) => string
+
+const goExact = (sig: string, ct: string): GoSig => {
+  const s = [...Buffer.from(sig, 'latin1')]
+  return (b) => startsWith(b, s) ? ct : ''
+}
+
+const goMasked = (mask: string, pat: string, ct: string, skipWS = false): GoSig => {
+  const m = [...Buffer.from(mask, 'latin1')]
+  const p = [...Buffer.from(pat, 'latin1')]
+  return (b, ws) => {
+    const d = skipWS ? b.subarray(ws) : b
+    if (d.length < m.length) return ''
+    for (let i = 0; i < m.length; i++) if ((d[i] & m[i]) !== p[i]) return ''
+    return ct
+  }
+}
+
+const goHtml = (tag: string): GoSig => {
+  const t = [...Buffer.from(tag, 'latin1')]
+  return (b, ws) => {
+    const d = b.subarray(ws)
+    if (d.length < t.length + 1) return ''
+    for (let i = 0; i < t.length; i++) {
+      const c = t[i] >= 0x41 && t[i] <= 0x5a ? d[i] & 0xdf : d[i]
+      if (c !== t[i]) return ''
+    }
+    const next = d[t.length]
+    return next === 0x20 || next === 0x3e ? 'text/html; charset=utf-8' : ''
+  }
+}
+
+const goMp4: GoSig = (b) => {
+  if (b.length < 12) return ''
+  const box = ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0
+  if (box % 4 !== 0 || b.length < box || !ascii(b, 'ftyp', 4)) return ''
+  for (let st = 8; st < box; st += 4) {
+    if (st !== 12 && ascii(b, 'mp4', st)) return 'video/mp4'
+  }
+  return ''
+}
+
+const goText: GoSig = (b, ws) => {
+  for (let i = ws; i < b.length; i++) {
+    const c = b[i]
+    if (c <= 0x08 || c === 0x0b || (c >= 0x0e && c <= 0x1a) || (c >= 0x1c && c <= 0x1f)) return ''
+  }
+  return 'text/plain; charset=utf-8'
+}
+
+/** net/http's sniffSignatures (the WHATWG table Go implements), in Go's order. */
+const GO_SIGS: GoSig[] = [
+  ...['<!DOCTYPE HTML', '<HTML', '<HEAD', '<SCRIPT', '<IFRAME', '<H1', '<DIV', '<FONT', '<TABLE', '<A', '<STYLE', '<TITLE', '<B', '<BODY', '<BR', '<P', '<!--'].map(goHtml),
+  goMasked('\xff\xff\xff\xff\xff', '<?xml', 'text/xml; charset=utf-8', true),
+  goExact('%PDF-', 'application/pdf'),
+  goExact('%!PS-Adobe-', 'application/postscript'),
+  goMasked('\xff\xff\x00\x00', '\xfe\xff\x00\x00', 'text/plain; charset=utf-16be'),
+  goMasked('\xff\xff\x00\x00', '\xff\xfe\x00\x00', 'text/plain; charset=utf-16le'),
+  goMasked('\xff\xff\xff\x00', '\xef\xbb\xbf\x00', 'text/plain; charset=utf-8'),
+  goExact('GIF87a', 'image/gif'),
+  goExact('GIF89a', 'image/gif'),
+  goExact('\x89PNG\x0d\x0a\x1a\x0a', 'image/png'),
+  goExact('\xff\xd8\xff', 'image/jpeg'),
+  goExact('BM', 'image/bmp'),
+  goMasked('\xff\xff\xff\xff\x00\x00\x00\x00\xff\xff\xff\xff\xff\xff', 'RIFF\x00\x00\x00\x00WEBPVP', 'image/webp'),
+  goExact('\x00\x00\x01\x00', 'image/vnd.microsoft.icon'),
+  goMasked('\xff\xff\xff\xff\x00\x00\x00\x00\xff\xff\xff\xff', 'RIFF\x00\x00\x00\x00WAVE', 'audio/wave'),
+  goMasked('\xff\xff\xff\xff\x00\x00\x00\x00\xff\xff\xff\xff', 'FORM\x00\x00\x00\x00AIFF', 'audio/aiff'),
+  goMasked('\xff\xff\xff\xff', '.snd', 'audio/basic'),
+  goMasked('\xff\xff\xff\xff\xff', 'OggS\x00', 'application/ogg'),
+  goMasked('\xff\xff\xff\xff\xff\xff\xff\xff', 'MThd\x00\x00\x00\x06', 'audio/midi'),
+  goMasked('\xff\xff\xff', 'ID3', 'audio/mpeg'),
+  goMasked('\xff\xff\xff\xff\x00\x00\x00\x00\xff\xff\xff\xff', 'RIFF\x00\x00\x00\x00AVI ', 'video/avi'),
+  goMasked('\x00'.repeat(34) + '\xff\xff', '\x00'.repeat(34) + 'LP', 'application/vnd.ms-fontobject'),
+  goExact('\x00\x01\x00\x00', 'font/ttf'),
+  goExact('OTTO', 'font/otf'),
+  goExact('ttcf', 'font/collection'),
+  goExact('wOFF', 'font/woff'),
+  goExact('wOF2', 'font/woff2'),
+  goExact('\x1a\x45\xdf\xa3', 'video/webm'),
+  goExact('Rar \x1a\x07\x00', 'application/x-rar-compressed'),
+  goExact('PK\x03\x04', 'application/zip'),
+  goExact('\x1f\x8b\x08', 'application/x-gzip'),
+  goExact('\x00asm', 'application/wasm'),
+  goMp4,
+  goText
+]
+
+/**
+ * Go's net/http DetectContentType: what Kubo's gateway answers for a range that does not start at 0 of a
+ * file typed by neither extension nor caller (boxo leaves the type unset, net/http sniffs the first bytes
+ * written, i.e. the range body's).
+ */
+export function goSniff (data: Uint8Array): string {
+  const b = data.length > GO_SNIFF_LEN ? data.subarray(0, GO_SNIFF_LEN) : data
+  let ws = 0
+  while (ws < b.length && (b[ws] === 0x09 || b[ws] === 0x0a || b[ws] === 0x0c || b[ws] === 0x0d || b[ws] === 0x20)) ws++
+  for (const sig of GO_SIGS) {
+    const ct = sig(b, ws)
+    if (ct !== '') return ct
+  }
+  return 'application/octet-stream'
+}

@@ -9,7 +9,7 @@ import { CACHE_MAX_BODY } from './cache.js'
 import type { GatewayRequest } from './context.js'
 import { errorPage, html } from './html.js'
 import {
-  contentRange, etagMatch, etagStrongEqual, httpDate, multipartEnd, newBoundary, parseHttpDate, parseRange,
+  contentRange, etagMatch, etagStrongEqual, firstRangeAtZero, httpDate, multipartEnd, newBoundary, parseHttpDate, parseRange,
   partHeader, RangeNotSatisfiableError, RangeSyntaxError, type ByteRange
 } from './http.js'
 
@@ -107,6 +107,11 @@ export interface Content {
   modtime?: Date
   /** bytes [offset, offset+length) */
   read: (offset: number, length: number) => AsyncIterable<Uint8Array>
+  /**
+   * the Content-Type still to decide (a placeholder is set); `range`: the one range a GET is answered
+   * with, when boxo would not read it as starting at 0 (Kubo: net/http then sniffs the range body)
+   */
+  type?: (range: ByteRange | undefined) => Promise<string>
 }
 
 export type Preconditions = 'continue' | 'done'
@@ -181,6 +186,9 @@ export async function serveContent (r: GatewayRequest, c: Content): Promise<void
     if (ranges.reduce((n, x) => n + x.length, 0) > c.size) ranges = []
   }
 
+  if (c.type != null) {
+    ctx.set('Content-Type', await c.type(ranges.length === 1 && r.method === 'GET' && !firstRangeAtZero(pre.range) ? ranges[0] : undefined))
+  }
   ctx.set('Accept-Ranges', 'bytes')
   const contentType = ctx.response.get('Content-Type') as string
   if (contentType === '') ctx.remove('Content-Type')

@@ -11,8 +11,8 @@ import { GatewayError } from './errors.js'
 import { CODEC_TO_TYPE } from './format.js'
 import { addCacheHeaders, addContentDisposition, dirListingEtag, listingCacheControl, setRootsHeader } from './headers.js'
 import { directoryListing } from './html.js'
-import { checkRangeSyntax, RangeSyntaxError } from './http.js'
-import { extname, sniff, SNIFF_LEN, typeByExtension } from './mime.js'
+import { checkRangeSyntax, debugStr, RangeSyntaxError, SUFFIX_PAST_START, suffixPastStart, type ByteRange } from './http.js'
+import { extname, GO_SNIFF_LEN, goSniff, sniff, SNIFF_LEN, typeByExtension } from './mime.js'
 import { escapePath, joinPath, type ContentPath, type ResolvedPath } from './resolve.js'
 import { sendRedirect, sendStream, serveContent } from './respond.js'
 import { renderCodec } from './serve-codec.js'
@@ -45,14 +45,17 @@ export async function serveDefaults (r: GatewayRequest, rq: RequestData, resolve
   await serveFile(r, rq, node, rq.contentPath, '')
 }
 
+/** `n` bytes of a file from `offset` (a copy: the blocks go on to the body). */
+async function bytesAt (node: Extract<UnixfsNode, { kind: 'file' }>, offset: number, n: number): Promise<Buffer> {
+  const parts: Uint8Array[] = []
+  for await (const chunk of node.read(offset, n, { recycle: 'look' })) parts.push(chunk)
+  return Buffer.concat(parts)
+}
+
 /** First bytes of a file, for sniffing; undefined when they cannot be read. */
 async function head (node: Extract<UnixfsNode, { kind: 'file' }>): Promise<Uint8Array | undefined> {
-  const n = Math.min(node.size, SNIFF_LEN)
   try {
-    const parts: Uint8Array[] = []
-    // a copy: the blocks go on to the body, which starts with them
-    for await (const chunk of node.read(0, n, { recycle: 'look' })) parts.push(chunk)
-    return Buffer.concat(parts)
+    return await bytesAt(node, 0, Math.min(node.size, SNIFF_LEN))
   } catch {
     return undefined
   }
@@ -66,10 +69,14 @@ export async function serveFile (r: GatewayRequest, rq: RequestData, node: Unixf
   if (max > 0 && r.ctx.get('Range') !== '' && size > max) {
     throw new GatewayError(501, `range requests not supported for files larger than ${max} bytes: switch to verifiable block requests (application/vnd.ipld.raw)`)
   }
+  if (node.kind === 'file' && r.method === 'GET' && suffixPastStart(r.ctx.get('Range'), size)) {
+    throw new GatewayError(500, `failed to resolve ${debugStr(contentPath.str)}: ${SUFFIX_PAST_START}`)
+  }
   const modtime = addCacheHeaders(r, rq, etagNode.cid, '', contentPath)
   const name = addContentDisposition(r, contentPath)
 
   let ctype: string
+  let type: ((range?: ByteRange) => Promise<string>) | undefined
   let read: (offset: number, length: number) => AsyncIterable<Uint8Array>
   if (node.kind === 'symlink') {
     ctype = 'inode/symlink'
@@ -78,15 +85,26 @@ export async function serveFile (r: GatewayRequest, rq: RequestData, node: Unixf
   } else {
     ctype = typeByExtension(extname(name))
     if (ctype === '') ctype = fallbackType
-    if (ctype === '') {
-      const first = await head(node)
-      ctype = first != null ? sniff(first, node.size <= SNIFF_LEN) : ''
+    const file = node
+    const fileType = async (range?: ByteRange): Promise<string> => {
+      // Kubo: boxo sniffs a file's start only for a range at 0, else net/http sniffs the range body
+      if (range != null) return goSniff(await bytesAt(file, range.start, Math.min(range.length, GO_SNIFF_LEN)))
+      const first = await head(file)
+      const t = first != null ? sniff(first, file.size <= SNIFF_LEN) : ''
+      return t.startsWith('text/html;') ? 'text/html' : t
+    }
+    if (ctype === '' && r.method === 'GET' && r.ctx.get('Range') !== '') {
+      // decided once the range is known (serveContent); set now so that the header keeps its place
+      type = fileType
+      ctype = 'application/octet-stream'
+    } else if (ctype === '') {
+      ctype = await fileType()
     }
     if (ctype.startsWith('text/html;')) ctype = 'text/html'
     read = node.read
   }
   if (ctype !== '') r.ctx.set('Content-Type', ctype)
-  await serveContent(r, { size, modtime, read })
+  await serveContent(r, { size, modtime, read, type })
 }
 
 export async function serveDirectory (r: GatewayRequest, rq: RequestData, dir: Extract<UnixfsNode, { kind: 'directory' }>): Promise<void> {
