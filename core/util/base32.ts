@@ -30,3 +30,6 @@ export const base32Multibase = (bytes: Uint8Array): string => encode(bytes, LOWE
 
 /** base32upper.baseEncode: upper case, no prefix (flatfs block keys) */
 export const base32UpperOf = (bytes: Uint8Array): string => encode(bytes, UPPER, -1)
+
+/** base32.baseEncode: lower case, no prefix (js kad-dht's record keys: uint8arrays toString(…, 'base32')) */
+export const base32LowerOf = (bytes: Uint8Array): string => encode(bytes, LOWER, -1)
