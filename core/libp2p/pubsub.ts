@@ -7,6 +7,7 @@ import { Key, type Datastore } from 'interface-datastore'
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto'
 import type { PeerId } from '@libp2p/interface'
 import type { KuboConfig } from '../config/index.js'
+import { peerIdText } from './peer-id-text.js'
 
 export const SEQNO_PREFIX = '/pubsub/seqno/'
 
@@ -41,7 +42,7 @@ export class SeqnoTable {
   /** 'accept' or 'ignore' for one message (unsigned ones are accepted). */
   async check (msg: SignedLike): Promise<'accept' | 'ignore'> {
     if (msg.type !== 'signed' || msg.from == null || msg.sequenceNumber == null) return 'accept'
-    const id = msg.from.toString()
+    const id = peerIdText(msg.from)
     if (!this.highest.has(id) && !await this.load(id)) return 'ignore'
     const seqno = BigInt.asUintN(64, msg.sequenceNumber)
     const last = this.highest.get(id)
@@ -281,6 +282,30 @@ function deferred (stream: OutboundLike): OutboundLike {
   return stream
 }
 
+interface RawMessageLike { from?: Uint8Array, key?: Uint8Array, signature?: Uint8Array }
+
+/**
+ * Our own signed messages leave without the `key` field when the author's peer ID holds the key (an identity
+ * multihash: Ed25519, secp256k1), as go-libp2p-pubsub signs them (Kubo): js gossipsub always adds it, 36 bytes more
+ * per message and a key to decode and match against the author on every receiver. The signature does not cover
+ * `key`; receivers take the key from the peer ID. Messages of other authors are kept as they came.
+ */
+export function omitInlinedKey (service: { mcache?: unknown, components?: { peerId?: PeerId } }): void {
+  const mcache = service.mcache as { put?: (id: unknown, raw: RawMessageLike, validated?: boolean) => unknown } | undefined
+  if (typeof mcache?.put !== 'function') return
+  const put = mcache.put.bind(mcache)
+  let own: Uint8Array | undefined
+  mcache.put = (id, raw, validated) => {
+    if (raw?.key != null && raw.signature != null && raw.from != null) {
+      own ??= service.components?.peerId?.toMultihash().bytes
+      if (own != null && own[0] === 0x00 && equalBytes(raw.from, own)) raw.key = undefined
+    }
+    return put(id, raw, validated)
+  }
+}
+
+const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => a === b || (a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b))
+
 /** the components with the signing key above in place of the node's */
 const withSigningKey = (components: any): any => {
   const key = reusedSigningKey(components.privateKey)
@@ -312,5 +337,9 @@ export async function pubsubService (config: KuboConfig, datastore: Datastore): 
   const { gossipsub } = await import('@libp2p/gossipsub')
   const msgIdFn = globalSignaturePolicy === 'StrictSign' ? { msgIdFn: (msg: any) => msgIdKubo(msg) } : {}
   const factory = gossipsub({ ...GOSSIPSUB_OPTIONS, ...msgIdFn, globalSignaturePolicy })
-  return (components) => install(factory(withSigningKey(components)) as any)
+  return (components) => {
+    const service = install(factory(withSigningKey(components)) as any)
+    omitInlinedKey(service)
+    return service
+  }
 }

@@ -21,6 +21,11 @@ export function pubsubOf (deps: RequestCradle, offline: boolean | undefined): Pu
 
 /** Kubo urlArgsDecoder: every argument is multibase, and must be base64url. */
 export function decodeUrlArg (arg: string): string {
+  // canonical base64url (what every client sends) decodes natively; anything else takes multiformats' path and errors
+  if (arg.length > 1 && arg.charCodeAt(0) === 0x75) {
+    const bytes = Buffer.from(arg.slice(1), 'base64url')
+    if (bytes.toString('base64url') === arg.slice(1)) return bytes.toString('utf8')
+  }
   const base = multibaseOf(arg)
   let bytes: Uint8Array
   try {
@@ -36,7 +41,8 @@ export function decodeUrlArg (arg: string): string {
 /** Kubo urlArgsEncoder (the CLI side). */
 export const encodeUrlArgs = (args: string[]): string[] => args.map(a => base64url.encode(Buffer.from(a)))
 
-export const mb64 = (bytes: Uint8Array): string => base64url.encode(bytes)
+/** multibase base64url ('u', no padding): the same text as multiformats' encoder, encoded natively */
+export const mb64 = (bytes: Uint8Array): string => 'u' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url')
 
 /** How many `pubsub sub` requests follow each topic: the router stays subscribed while any does. */
 const subscribers = new WeakMap<PubsubService, Map<string, number>>()

@@ -3,6 +3,7 @@ import { defineCommand } from '../../registry/define.js'
 import { RpcError } from '../../core/errors.js'
 import { decodeUrlArg, encodeUrlArgs, mb64, pubsubOf, release, retain, type PubsubMessage } from './common.js'
 import { multibaseOf } from '../../core/multibase.js'
+import { peerIdText } from '../../core/libp2p/peer-id-text.js'
 
 export interface PubsubMessageOutput { from?: string, data?: string, seqno?: string, topicIDs?: string[] }
 
@@ -28,6 +29,7 @@ export const pubsubSub = defineCommand({
   async run ({ args, options, deps, signal }): Promise<AsyncIterable<PubsubMessageOutput>> {
     const service = pubsubOf(deps, options.offline)
     const topic = decodeUrlArg(args[0])
+    const topicIDs = mb64(Buffer.from(topic))
     // messages queue from the moment we subscribe
     const queue: PubsubMessage[] = []
     let queued = 0
@@ -54,10 +56,10 @@ export const pubsubSub = defineCommand({
             continue
           }
           const out: PubsubMessageOutput = {}
-          if (msg.type === 'signed' && msg.from != null) out.from = msg.from.toString()
+          if (msg.type === 'signed' && msg.from != null) out.from = peerIdText(msg.from)
           if (msg.data.length > 0) out.data = mb64(msg.data)
           if (msg.type === 'signed' && msg.sequenceNumber != null) out.seqno = mb64(seqnoBytes(msg.sequenceNumber))
-          out.topicIDs = [mb64(Buffer.from(msg.topic))]
+          out.topicIDs = [topicIDs]
           yield out
         }
       } finally {

@@ -9,7 +9,9 @@ import { sleep, waitFor } from '../../helpers/wait.js'
 import { rejects } from '../../helpers/assert.js'
 import { execute } from '../../../registry/execute.js'
 import { generateIdentity, identityOf } from '../../../core/repo/index.js'
-import { GOSSIPSUB_OPTIONS, SEQNO_PREFIX, SeqnoTable, type SeqnoValidators, deferOutboundSends, msgIdKubo, reuseEd25519VerifyKeys, reusedSigningKey } from '../../../core/libp2p/pubsub.js'
+import { GOSSIPSUB_OPTIONS, SEQNO_PREFIX, SeqnoTable, type SeqnoValidators, deferOutboundSends, msgIdKubo, omitInlinedKey, reuseEd25519VerifyKeys, reusedSigningKey } from '../../../core/libp2p/pubsub.js'
+import { peerIdText } from '../../../core/libp2p/peer-id-text.js'
+import { decodeUrlArg, mb64 } from '../../../plugins/pubsub/common.js'
 import { MemoryDatastore } from 'datastore-core/memory'
 
 async function onlineNode (extra: Record<string, unknown> = {}): Promise<TestNode> {
@@ -64,6 +66,10 @@ describe('name and pubsub between two online nodes', function () {
       expect(s.values[0].seqno).to.match(/^u[A-Za-z0-9_-]{11}$/)
       // a node gets its own messages too, as go-libp2p-pubsub delivers them
       expect(own.values.length).to.equal(10)
+      // they came without the key field (the Ed25519 peer ID holds it), as go-libp2p-pubsub sends them
+      const fromA = [...((libp2pOf(b).services as any).pubsub.mcache.msgs.values() as Iterable<{ message: any }>)].map(e => e.message).filter(m => Buffer.from(m.from ?? []).equals(libp2pOf(a).peerId.toMultihash().bytes))
+      expect(fromA.length).to.be.at.least(10)
+      for (const m of fromA) expect([m.key, m.signature?.byteLength]).to.deep.equal([undefined, 64])
     } finally {
       s.stop()
       own.stop()
@@ -238,6 +244,55 @@ describe('pubsub outbound sends (after the callback that made them, as Kubo answ
     expect(() => sa.pushPrefixed('a4')).to.throw('closed')
     await new Promise(resolve => setImmediate(resolve))
     expect(a).to.deep.equal(['a1', 'a2', 'a3', 'close'])
+  })
+})
+
+describe('pubsub: our messages without the key a peer ID holds; peer ID texts; URL args', () => {
+  it('drops the key of our own signed messages when the peer ID is an identity multihash, keeps every other', async () => {
+    const { generateKeyPair, publicKeyToProtobuf } = await import('@libp2p/crypto/keys')
+    const { peerIdFromPrivateKey } = await import('@libp2p/peer-id')
+    for (const [type, kept] of [['Ed25519', false], ['secp256k1', false], ['RSA', true]] as const) {
+      const key = await generateKeyPair(type as any, 1024)
+      const other = peerIdFromPrivateKey(await generateKeyPair('Ed25519'))
+      const me = peerIdFromPrivateKey(key)
+      const stored: any[] = []
+      const service = { components: { peerId: me }, mcache: { put: (_id: unknown, raw: any) => { stored.push({ ...raw }); return 'ok' } } }
+      omitInlinedKey(service)
+      const k = publicKeyToProtobuf(key.publicKey)
+      const sig = new Uint8Array(64)
+      // a copy of our ID bytes (the message holds its own array), another author's, an unsigned one
+      expect(service.mcache.put('1', { from: Uint8Array.from(me.toMultihash().bytes), key: k, signature: sig })).to.equal('ok')
+      service.mcache.put('2', { from: other.toMultihash().bytes, key: k, signature: sig })
+      service.mcache.put('3', { from: me.toMultihash().bytes, key: k })
+      expect(stored.map(m => m.key != null)).to.deep.equal([kept, true, true])
+    }
+  })
+
+  it('peer ID texts are the peer IDs\' own, for every key type and for any object with only toString', async () => {
+    const { generateKeyPair } = await import('@libp2p/crypto/keys')
+    const { peerIdFromPrivateKey, peerIdFromString } = await import('@libp2p/peer-id')
+    for (const type of ['Ed25519', 'secp256k1', 'RSA'] as const) {
+      const id = peerIdFromPrivateKey(await generateKeyPair(type as any, 1024))
+      expect(peerIdText(id)).to.equal(id.toString())
+      // a new object of the same peer (each received message has one)
+      expect(peerIdText(peerIdFromString(id.toString()))).to.equal(id.toString())
+    }
+    expect(peerIdText({ toString: () => 'x' } as any)).to.equal('x')
+  })
+
+  it('URL args and message fields: base64url as multiformats decodes and encodes it, its errors for the rest', () => {
+    for (const text of ['', 'a', 'ab', 'abc', 'topic/with ünïcode', '\u0000\u00ff']) {
+      expect(decodeUrlArg(base64url.encode(Buffer.from(text)))).to.equal(text)
+      expect(mb64(Buffer.from(text))).to.equal(base64url.encode(Buffer.from(text)))
+    }
+    const bytes = Uint8Array.from({ length: 300 }, (_, i) => (i * 7) % 256)
+    expect(mb64(bytes.subarray(3, 200))).to.equal(base64url.encode(bytes.subarray(3, 200)))
+    // padding is taken (multiformats strips it)
+    expect(decodeUrlArg('uYQ==')).to.equal('a')
+    // non-zero trailing bits, a character outside the alphabet, another base
+    for (const [arg, err] of [['uYR', /^URL arg must be multibase encoded: Unexpected end of data$/], ['uY!', /^URL arg must be multibase encoded: /], ['mYQ', /^URL arg must be base64url encoded$/]] as const) {
+      expect(() => decodeUrlArg(arg)).to.throw(err)
+    }
   })
 })
 
