@@ -7,7 +7,9 @@ import type { Cradle, RequestCradle } from './cradle.js'
 
 // the CID encoder (multiformats' bases) is loaded on first use: most commands print no CID
 const require = createRequire(import.meta.url)
-const cidEncoderModule = (): typeof import('./cid-encoder.js') => require('./cid-encoder.js')
+let cidEncoderLoaded: typeof import('./cid-encoder.js') | undefined
+// kept once loaded: require() of a loaded module still resolves it (~2 µs a request)
+const cidEncoderModule = (): typeof import('./cid-encoder.js') => (cidEncoderLoaded ??= require('./cid-encoder.js'))
 
 export interface RequestScopeInit {
   signal: AbortSignal

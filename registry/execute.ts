@@ -18,13 +18,20 @@ export interface ExecuteInit {
 
 /** Typed, camelCased options plus the text-encoder view of a prepared call. */
 export function textCall (prepared: Prepared): TextCall {
-  // the options are camelized on first use (most responses are JSON and never look)
-  let options: TextCall['options'] | undefined
-  return {
-    path: prepared.command.path,
-    args: prepared.args,
-    get options () { return (options ??= camelize(prepared.values) as TextCall['options']) }
+  return new LazyTextCall(prepared)
+}
+
+/** The options are camelized on first use (most responses are JSON and never look); a class, as an object literal with a getter is built through V8's slow path. */
+class LazyTextCall implements TextCall {
+  readonly path: readonly string[]
+  readonly args: string[]
+  private camelized: TextCall['options'] | undefined
+  constructor (private readonly prepared: Prepared) {
+    this.path = prepared.command.path
+    this.args = prepared.args
   }
+
+  get options (): TextCall['options'] { return (this.camelized ??= camelize(this.prepared.values) as TextCall['options']) }
 }
 
 export async function execute (prepared: Prepared, container: AwilixContainer<Cradle>, init: ExecuteInit): Promise<Outcome> {

@@ -14,7 +14,7 @@ import { execute, textCall } from '../registry/execute.js'
 import type { InvokeInput } from '../registry/registry.js'
 import { ENCODINGS, preamble, sendError, sendOutcome } from './respond.js'
 import { Readable } from 'node:stream'
-import { bodyLines, multipartBoundary, multipartFiles, streamChunks } from './multipart.js'
+import { bodyLines, multipartBoundary, requestFiles, streamChunks } from './multipart.js'
 import { setOwn } from '../core/util/own.js'
 import { approximateRequestSize, serveDebug } from './debug.js'
 import { metricsFor } from './metrics.js'
@@ -246,7 +246,7 @@ export function createRpcApp ({ container, port, direct = true }: RpcAppInit): K
     let bodyUsed = false
     if (boundary != null) {
       if (defs.some(d => d.kind === 'file')) {
-        input.files = multipartFiles(streamChunks(ctx.req), boundary)
+        input.files = requestFiles(ctx.req, boundary)
         bodyUsed = true
       } else if (last?.kind === 'string' && last.stdin === true) {
         try {

@@ -18,13 +18,14 @@ export const READ_AHEAD = 4 << 20
  * buffer (64 KiB) the socket was paused whenever hashing or writing lagged, and the sender then waited
  * to be woken once per 64 KiB (half the wall time of a big add under load).
  */
-export async function * streamChunks (stream: Readable, readAhead = READ_AHEAD): AsyncGenerator<Buffer> {
+export async function * streamChunks (stream: Readable, readAhead = READ_AHEAD, first?: Buffer): AsyncGenerator<Buffer> {
   // a request whose body is all in the stream's buffer before it is read (a small upload: the body came with the
   // headers) is taken from there as one chunk: no listeners, no switch to flowing mode, no wait for a wake-up
-  if (bufferedWhole(stream, readAhead)) {
+  // (`first`: that chunk, already read by the caller)
+  if (first != null || bufferedWhole(stream, readAhead)) {
     let early = true
     try {
-      const chunk = stream.read() as Buffer | null
+      const chunk = first ?? stream.read() as Buffer | null
       if (chunk != null) yield chunk
       early = false
     } finally {
@@ -416,15 +417,88 @@ export function partToEntry (part: Part): FileEntry {
  */
 export async function * multipartFiles (source: AsyncIterable<Buffer | Uint8Array>, boundary: string): AsyncGenerator<FileEntry> {
   for await (const part of parseMultipart(source, boundary)) {
-    if (!/^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*(;|$)/.test(part.headers.get('content-disposition') ?? '')) return
-    const entry = partToEntry(part)
-    if (entry.type === 'symlink') {
-      const chunks: Buffer[] = []
-      for await (const c of part.body) chunks.push(c)
-      entry.target = Buffer.concat(chunks).toString('utf8')
-      entry.content = undefined
-    }
+    const entry = await fileOfPart(part)
+    if (entry == null) return
     yield entry
+  }
+}
+
+/** multipartFiles' entry of one part; undefined ends the listing. */
+async function fileOfPart (part: Part): Promise<FileEntry | undefined> {
+  if (!/^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*(;|$)/.test(part.headers.get('content-disposition') ?? '')) return undefined
+  const entry = partToEntry(part)
+  if (entry.type === 'symlink') {
+    const chunks: Buffer[] = []
+    for await (const c of part.body) chunks.push(c)
+    entry.target = Buffer.concat(chunks).toString('utf8')
+    entry.content = undefined
+  }
+  return entry
+}
+
+/**
+ * A request's file entries: multipartFiles over its body, but a body already whole in the stream's buffer (a
+ * small upload) in the plain form clients send is split at once, without the streaming parser's generators
+ * and promises per line and per chunk (same parts, same bytes); any other form goes to the streaming parser.
+ */
+export async function * requestFiles (stream: Readable, boundary: string, readAhead = READ_AHEAD): AsyncGenerator<FileEntry> {
+  const whole = bufferedWhole(stream, readAhead) ? stream.read() as Buffer | null : null
+  if (whole == null) { yield * multipartFiles(streamChunks(stream, readAhead), boundary); return }
+  const parts = plainParts(whole, boundary)
+  if (parts == null) { yield * multipartFiles(streamChunks(stream, readAhead, whole), boundary); return }
+  // nothing more can come: flowing, so that it ends (as streamChunks does)
+  if (stream.readableLength === 0) stream.resume()
+  for (const part of parts) {
+    const entry = await fileOfPart(part)
+    if (entry == null) return
+    yield entry
+  }
+}
+
+/** One chunk as a part body (none when empty), as parseMultipart's body generator yields a whole part. */
+async function * oneChunk (chunk: Buffer): AsyncGenerator<Buffer> {
+  if (chunk.length > 0) yield chunk
+}
+
+/**
+ * The parts of a whole body when it has the plain form (CRLF lines; `--boundary` first, each header line
+ * `Name: value` with a token name, each part's bytes ended by CRLF `--boundary` CRLF or the final
+ * `--boundary--`, then CRLF or nothing), which parseMultipart reads into the same parts; undefined for
+ * any other form (preamble, bare LF, whitespace after a delimiter, continuation lines, boundary-like
+ * bytes in a part, a missing end...), left to parseMultipart and its Go errors.
+ */
+function plainParts (b: Buffer, boundary: string): Part[] | undefined {
+  // (an ASCII boundary: its bytes are its latin1 characters)
+  if (boundary.length > 1024 || !/^[\x20-\x7e]+$/.test(boundary)) return undefined
+  const dash = `--${boundary}`
+  const dl = dash.length
+  if (b.length < dl + 2 || b.toString('latin1', 0, dl) !== dash || b[dl] !== 13 || b[dl + 1] !== 10) return undefined
+  const nlDash = `\r\n${dash}`
+  let pos = dl + 2
+  const parts: Part[] = []
+  for (;;) {
+    const headers = new Map<string, string>()
+    let lines = 0
+    for (;;) {
+      const nl = b.indexOf(10, pos)
+      if (nl <= pos || b[nl - 1] !== 13 || ++lines > HEADER_LINES_MAX) return undefined
+      if (nl - 1 === pos) { pos = nl + 1; break }
+      const text = b.toString('utf8', pos, nl - 1)
+      const colon = text.indexOf(':')
+      if (text[0] === ' ' || text[0] === '\t' || colon <= 0 || /[^!#$%&'*+.^_`|~0-9A-Za-z-]/.test(text.slice(0, colon))) return undefined
+      const name = text.slice(0, colon).toLowerCase()
+      if (!headers.has(name)) headers.set(name, text.slice(colon + 1).trim())
+      pos = nl + 1
+    }
+    // the part's bytes end at CRLF "--boundary" followed by "--", whitespace or the end (Go's matchAfterPrefix)
+    if (b.toString('latin1', pos, Math.min(b.length, pos + dl)) === dash) return undefined
+    const end = b.indexOf(nlDash, pos, 'latin1')
+    if (end < 0) return undefined
+    const after = end + nlDash.length
+    parts.push({ headers, body: oneChunk(b.subarray(pos, end)) })
+    if (b[after] === 13 && b[after + 1] === 10) { pos = after + 2; continue }
+    if (b[after] === 45 && b[after + 1] === 45 && (after + 2 === b.length || (b[after + 2] === 13 && b[after + 3] === 10))) return parts
+    return undefined
   }
 }
 

@@ -3,7 +3,7 @@
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
 import { PassThrough, Readable } from 'node:stream'
-import { multipartFiles, parseMultipart, streamChunks } from '../../../server/multipart.js'
+import { multipartFiles, parseMultipart, requestFiles, streamChunks } from '../../../server/multipart.js'
 import { multipart } from '../../helpers/rpc.js'
 
 async function * chunked (body: Buffer, sizes: number[]): AsyncGenerator<Buffer> {
@@ -259,5 +259,79 @@ describe('streamChunks', () => {
     expect(partial.listenerCount('data')).to.equal(1)
     partial.push(null)
     expect((await it.next()).done).to.equal(true)
+  })
+})
+
+describe('requestFiles', () => {
+  /** a request whose body is all in its buffer (as a small upload is when its handler runs) */
+  const received = (body: string): Readable => {
+    const r = new Readable({ read () {} })
+    r.push(Buffer.from(body))
+    r.push(null)
+    return Object.assign(r, { complete: true })
+  }
+  /** entries (path, type, content or target) then the error text, if any */
+  const list = async (files: AsyncIterable<{ path: string, type: string, content?: AsyncIterable<Uint8Array>, target?: string }>, onPart?: () => void): Promise<string[]> => {
+    const out: string[] = []
+    try {
+      for await (const f of files) {
+        onPart?.()
+        const pieces: Uint8Array[] = []
+        for await (const c of f.content ?? []) pieces.push(c)
+        out.push(`${f.type} ${f.path} ${f.target ?? Buffer.concat(pieces).toString()}`)
+      }
+    } catch (err) { out.push(`error: ${(err as Error).message}`) }
+    return out
+  }
+  const disp = (name: string, type = 'application/octet-stream'): string => `Content-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`
+  const plain: Array<[string, string, string[]]> = [
+    ['one part, final CRLF', `--B\r\n${disp('a')}hello\r\n--B--\r\n`, ['file a hello']],
+    ['no CRLF after the final delimiter', `--B\r\n${disp('a')}hello\r\n--B--`, ['file a hello']],
+    ['an epilogue', `--B\r\n${disp('a')}hello\r\n--B--\r\nmore`, ['file a hello']],
+    ['parts of every kind, one empty', `--B\r\n${disp('d', 'application/x-directory')}\r\n--B\r\n${disp('d/e')}\r\n--B\r\n${disp('d/l', 'application/symlink')}e\r\n--B\r\n${disp('d/f?x')}-\r\n-\r\n--B--\r\n`, ['directory d ', 'file d/e ', 'symlink d/l e', 'file d/f?x -\r\n-']],
+    ['a part without Content-Disposition ends the listing', `--B\r\n${disp('a')}x\r\n--B\r\nContent-Type: text/plain\r\n\r\ny\r\n--B\r\n${disp('c')}z\r\n--B--`, ['file a x']]
+  ]
+  for (const [name, body, expected] of plain) {
+    it(`splits a plain body received whole at once, as the streaming parser reads it: ${name}`, async () => {
+      const r = received(body)
+      // whole at once: the request is already let run to its end when the first entry comes (the streaming parser
+      // resumes it only if it reads past the final delimiter), and no listener was added
+      const got = await list(requestFiles(r, 'B'), () => { expect(r.listenerCount('data')).to.equal(0); expect(r.readableFlowing).to.equal(true) })
+      expect(got).to.deep.equal(expected)
+      expect(await list(multipartFiles(streamChunks(received(body)), 'B'))).to.deep.equal(expected)
+      await new Promise(resolve => setImmediate(resolve))
+      expect(r.readableEnded).to.equal(true)
+    })
+  }
+
+  const other = [
+    `--B\n${disp('a').replace(/\r\n/g, '\n')}hel\r\nlo\n--B--\n`,
+    `junk\r\n--B\r\n${disp('a')}x\r\n--B--\r\n`,
+    `--B \t\r\n${disp('a')}x\r\n--B--  \r\n`,
+    `--B\r\n${disp('a')}x\r\n--Bx\r\n--B-y\r\n--B--`,
+    `--B\r\n${disp('a')}--B--`,
+    `--B\r\nA: 1\r\n continued\r\n${disp('a')}x\r\n--B--`,
+    `--B\r\nbad header\r\n\r\nx\r\n--B--`,
+    `--B\r\n${disp('a')}x\r\n--B--x\r\n`,
+    `--B\r\n${disp('a')}x\r\n--B`,
+    `--B\r\n${disp('a')}hello`,
+    '--B--',
+    '--B'
+  ]
+  for (const body of other) {
+    it(`leaves any other body to the streaming parser, with its parts and errors: ${JSON.stringify(body.slice(-24))}`, async () => {
+      expect(await list(requestFiles(received(body), 'B'))).to.deep.equal(await list(multipartFiles(streamChunks(received(body)), 'B')))
+    })
+  }
+
+  it('reads a body not yet received whole as it comes', async () => {
+    const r = new Readable({ read () {} })
+    r.push(Buffer.from(`--B\r\n${disp('a')}hel`))
+    const got = list(requestFiles(r, 'B'))
+    await new Promise(resolve => setImmediate(resolve))
+    expect(r.listenerCount('data')).to.equal(1)
+    r.push(Buffer.from('lo\r\n--B--\r\n'))
+    r.push(null)
+    expect(await got).to.deep.equal(['file a hello'])
   })
 })
