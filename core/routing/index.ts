@@ -58,6 +58,10 @@ export interface NamedDht { name: 'wan' | 'lan', dht: DhtService }
 export const DHT_DATASTORE_PREFIX = { wan: '/dht', lan: '/dht-lan' } as const
 
 export const ROUTING_NOT_FOUND = 'routing: not found'
+/** go-libp2p-kbucket ErrLookupFailure: a lookup on a DHT whose table is empty */
+export const ERR_LOOKUP_FAILURE = 'failed to find any peer in table'
+/** go-datastore ErrNotFound: routing get --offline of a key the node holds no record for (Kubo's offline router) */
+export const DATASTORE_NOT_FOUND = 'datastore: key not found'
 
 export const addrInfo = (info: PeerInfo): AddrInfoOutput => ({ ID: info.id.toString(), Addrs: info.multiaddrs.map(a => a.toString()) })
 
@@ -131,6 +135,8 @@ export interface Routing {
    * first DHT that ends having given a value ends it, as Kubo's)
    */
   searchValue?: (key: Uint8Array, options: { signal?: AbortSignal, onRecord: (value: Uint8Array, from: PeerId, local: boolean) => boolean | Promise<boolean> }) => Promise<void>
+  /** the best valid record the node holds for a key, no lookup (Kubo's offline router: `datastore: key not found`) */
+  getLocalValue?: (key: Uint8Array) => Promise<Uint8Array>
 }
 
 export class NotDhtError extends RpcError {
@@ -231,6 +237,13 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
 
   /** no DHT has a peer: Go's lookups fail at once (kb.ErrLookupFailure) where js kad-dht's wait for a first peer */
   const noPeers = (): boolean => all().every(d => (d.routingTable?.size ?? 1) === 0)
+  /** the QueryError event a go-libp2p-kad-dht lookup publishes when its table is empty */
+  const lookupFailure = (): QueryEventOutput => queryEvent(QueryEventType.QueryError, { Extra: ERR_LOOKUP_FAILURE })
+  /** a query event as Kubo's: js kad-dht announces a dial for every peer it asks, go-libp2p-kad-dht only for one it is not connected to */
+  const kuboEvent = (e: DhtEvent): QueryEventOutput | undefined => {
+    if (e.type === QueryEventType.DialingPeer && e.peer != null && libp2p.getConnections(e.peer as PeerId).some(c => c.status === 'open')) return undefined
+    return toQueryEvent(e)
+  }
 
   // the lookup (and @libp2p/utils, ~50 modules) loads on the first search: init and offline nodes import this file too
   let lookup: Promise<ValueLookup> | undefined
@@ -303,6 +316,11 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
   return {
     dhts,
     searchValue,
+    async getLocalValue (key) {
+      const value = await localValue(key, await validatorFor(key))
+      if (value == null) throw new NotFoundError(DATASTORE_NOT_FOUND)
+      return value
+    },
     async * findProviders (cid, options = {}) {
       const limit = options.numProviders ?? 20
       const seen = new Set<string>()
@@ -318,6 +336,8 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
             if (seen.size >= limit) return
           }
         }
+        // Kubo 0.40.1 shows one (its dual DHT forwards the first lookup's failure)
+        yield lookupFailure()
         return
       }
       const controller = new AbortController()
@@ -334,7 +354,7 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
             }
             if (e.type === QueryEventType.Provider) continue
           }
-          const out = toQueryEvent(e)
+          const out = kuboEvent(e)
           if (out != null) yield out
         }
       } catch (err) {
@@ -351,6 +371,8 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
         yield queryEvent(QueryEventType.FinalPeer, { Responses: [{ ID: peer.toString(), Addrs: known.addresses.map(a => a.multiaddr.toString()) }] })
         return
       }
+      // each DHT with an empty table fails its lookup at once, with an event
+      for (const d of all()) if ((d.routingTable?.size ?? 1) === 0) yield lookupFailure()
       if (noPeers()) throw new NotFoundError(ROUTING_NOT_FOUND)
       const controller = new AbortController()
       const signal = options.signal != null ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
@@ -360,7 +382,7 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
             yield queryEvent(QueryEventType.FinalPeer, { Responses: [addrInfo(e.peer)] })
             return
           }
-          const out = toQueryEvent(e)
+          const out = kuboEvent(e)
           if (out != null) yield out
         }
       } catch (err) {
@@ -372,7 +394,8 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
       throw new NotFoundError(ROUTING_NOT_FOUND)
     },
     async * getClosestPeers (key, options = {}) {
-      if (noPeers()) throw new RpcError('failed to find any peer in table')
+      // Kubo's dht query asks one DHT: its failure event, then the error (a 200 stream with X-Stream-Error)
+      if (noPeers()) { yield lookupFailure(); throw new RpcError(ERR_LOOKUP_FAILURE) }
       const finals = new Set<string>()
       for await (const e of merge(useful().map(d => d.getClosestPeers(key, options)))) {
         if (e.type === QueryEventType.FinalPeer && e.peer != null && 'id' in e.peer) {
@@ -380,14 +403,14 @@ export function createRouting (libp2p: Libp2p, datastore?: Datastore): Routing {
           if (!finals.has(id)) { finals.add(id); yield queryEvent(QueryEventType.FinalPeer, { ID: id }) }
           continue
         }
-        const out = toQueryEvent(e)
+        const out = kuboEvent(e)
         if (out != null) yield out
       }
     },
     async * provide (cid, options = {}) {
       for await (const e of merge(useful().map(d => d.provide(cid, { signal: options.signal })))) {
         if (e.type === QueryEventType.SendingQuery && e.messageName === 'ADD_PROVIDER') options.onRecord?.()
-        const out = toQueryEvent(e)
+        const out = kuboEvent(e)
         if (out != null) yield out
       }
     },

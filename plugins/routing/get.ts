@@ -11,10 +11,12 @@ export const routingGet = defineCommand({
   status: 'experimental',
   args: [{ name: 'key', kind: 'string', required: true, variadic: true, description: 'The key to find a value for.' }],
   output: 'ndjson',
-  async * run ({ args, deps, signal }): AsyncGenerator<QueryEventOutput> {
+  async * run ({ args, options, deps, signal }): AsyncGenerator<QueryEventOutput> {
     if (deps.routing == null || deps.libp2p == null) throw new NotOnlineError('this action must be run in online mode, try running \'ipfs daemon\' first')
     const key = routingKey(args[0])
-    const value = await deps.routing.getValue(key, { signal })
+    // --offline on a running daemon: Kubo's offline CoreAPI router, the records the node holds only
+    const local = options.offline === true ? deps.routing.getLocalValue : undefined
+    const value = local != null ? await local(key) : await deps.routing.getValue(key, { signal })
     // Kubo emits a routing.QueryEvent value, not a pointer: its MarshalJSON (sorted keys) is not used and the
     // struct's field order shows
     yield { ID: '', Type: QueryEventType.Value, Responses: null, Extra: Buffer.from(value).toString('base64') }

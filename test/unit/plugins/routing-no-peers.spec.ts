@@ -39,8 +39,30 @@ describe('routing and name commands on an online node without peers', function (
   it('routing findpeer, findprovs and dht query answer at once, as Kubo 0.40.1 (js kad-dht\'s queries waited for a first peer)', async () => {
     const other = peerIdFromPrivateKey(await generateKeyPair('Ed25519')).toString()
     await expect(n.invoke('routing/findpeer', { args: [other] })).to.be.rejectedWith('routing: not found')
-    expect(await n.invoke('routing/findprovs', { args: ['bafkqaaa'] })).to.deep.equal([])
+    // Kubo's stream: one lookup failure event (its dual DHT forwards the first), no provider
+    const failure = { Extra: 'failed to find any peer in table', ID: '', Responses: null, Type: 3 }
+    expect(await n.invoke('routing/findprovs', { args: ['bafkqaaa'] })).to.deep.equal([failure])
     await expect(n.invoke('dht/query', { args: [other] })).to.be.rejectedWith('failed to find any peer in table')
+    // the events before the error, as Kubo 0.40.1 streams them (200, then X-Stream-Error): each empty DHT's failure
+    const events = async (gen: AsyncIterable<unknown>): Promise<{ got: unknown[], error?: string }> => {
+      const got: unknown[] = []
+      try { for await (const e of gen) got.push(e) } catch (err) { return { got, error: (err as Error).message } }
+      return { got }
+    }
+    const routing = n.container.cradle.routing!
+    const { peerIdFromString } = await import('@libp2p/peer-id')
+    expect(await events(routing.findPeer(peerIdFromString(other)))).to.deep.equal({ got: [failure, failure], error: 'routing: not found' })
+    expect(await events(routing.getClosestPeers(peerIdFromString(other).toMultihash().bytes))).to.deep.equal({ got: [failure], error: 'failed to find any peer in table' })
+  })
+
+  it('routing get --offline reads the records the node holds only: "datastore: key not found" as Kubo 0.40.1\'s offline router', async () => {
+    const other = peerIdFromPrivateKey(await generateKeyPair('Ed25519')).toString()
+    await expect(n.invoke('routing/get', { args: [`/ipns/${other}`], options: { offline: true } })).to.be.rejectedWith(/^datastore: key not found$/)
+    const [row] = await n.invoke('block/put', { files: filesOf({ content: `offline get ${Math.random()}` }) })
+    await n.invoke('name/publish', { args: [`/ipfs/${row.Key as string}`] })
+    const [event] = await n.invoke('routing/get', { args: [`/ipns/${libp2pOf(n).peerId.toString()}`], options: { offline: true } })
+    expect(event).to.include({ ID: '', Type: 5, Responses: null })
+    expect(unmarshalIPNSRecord(Buffer.from(event.Extra, 'base64')).value).to.equal(`/ipfs/${row.Key as string}`)
   })
 
   it('a bad peer ID in routing get/findpeer fails with go-libp2p peer.Decode\'s texts, as Kubo 0.40.1', async () => {
