@@ -36,6 +36,43 @@ export function tlsOnSocket<F extends Factory> (factory: F): F {
   }) as F
 }
 
+/** coalesced writes at least this big reuse buffers of their own (smaller ones: Node's copy) */
+export const COALESCE_MIN = 64 * 1024
+/** and at most this big */
+export const COALESCE_MAX = 4 * 1024 * 1024
+/** free buffers kept per size (a power of two) */
+const KEEP = 2
+const free = new Map<number, Buffer[]>()
+
+/**
+ * Node's TLS socket encrypts several queued writes (a frame's header and parts, frames queued behind a pending write)
+ * as one: it copies them into a new allocation each time, which glibc maps and unmaps above the daemon's
+ * MALLOC_MMAP_THRESHOLD_ (bin/tsipfs.js): page faults on every byte sent. Here they are copied into a reused buffer,
+ * handed back once the write completed (OpenSSL has consumed it by then).
+ */
+export function coalesceWrites (socket: net.Socket): void {
+  const writev = (socket as any)._writev
+  const write = (socket as any)._write
+  if (typeof writev !== 'function' || typeof write !== 'function') return
+  ;(socket as any)._writev = function (chunks: Array<{ chunk: any }>, cb: (err?: Error | null) => void) {
+    let total = 0
+    for (const { chunk } of chunks) {
+      if (!(chunk instanceof Uint8Array)) return writev.call(this, chunks, cb)
+      total += chunk.byteLength
+    }
+    if (total < COALESCE_MIN || total > COALESCE_MAX) return writev.call(this, chunks, cb)
+    const size = 2 ** Math.ceil(Math.log2(total))
+    const buf = free.get(size)?.pop() ?? Buffer.allocUnsafeSlow(size)
+    let at = 0
+    for (const { chunk } of chunks) { buf.set(chunk, at); at += chunk.byteLength }
+    write.call(this, buf.subarray(0, total), 'buffer', (err?: Error | null) => {
+      const list = free.get(size) ?? []
+      if (list.length < KEEP) { list.push(buf); free.set(size, list) }
+      cb(err)
+    })
+  }
+}
+
 /** @libp2p/tls's _encrypt with the TCP socket in place of its JS Duplex */
 async function secure (components: any, connection: any, raw: net.Socket, isServer: boolean, options?: any): Promise<any> {
   const log = connection.log?.newScope?.('tls') ?? components.logger.forComponent('libp2p:tls')
@@ -86,6 +123,7 @@ async function secure (components: any, connection: any, raw: net.Socket, isServ
               return
             }
           }
+          coalesceWrites(socket)
           resolve({ remotePeer, connection: toMessageStream(connection, socket), streamMuxer })
         }, (err: Error) => { socket.emit('error', err) })
       })

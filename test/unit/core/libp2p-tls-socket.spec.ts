@@ -5,7 +5,8 @@ import { createLibp2p } from 'libp2p'
 import { tcp } from '@libp2p/tcp'
 import { tls } from '@libp2p/tls'
 import { yamux } from '@chainsafe/libp2p-yamux'
-import { tlsOnSocket } from '../../../core/libp2p/tls-socket.js'
+import sinon from 'sinon'
+import { COALESCE_MAX, coalesceWrites, tlsOnSocket } from '../../../core/libp2p/tls-socket.js'
 import { oneRecordPerFrame } from '../../../core/libp2p/coalesce.js'
 
 const ECHO = '/test/echo/1.0.0'
@@ -115,5 +116,59 @@ describe('core/libp2p/tls-socket', function () {
     await until(() => conn.status !== 'open', 10_000)
     expect(conn.status).to.not.equal('open')
     expect(seen.stock).to.equal(0)
+  })
+})
+
+describe('core/libp2p/tls-socket coalesceWrites', function () {
+  this.timeout(30_000)
+  afterEach(() => { sinon.restore() })
+
+  /** a loopback TCP pair; the server side collects what it reads */
+  async function pair (): Promise<{ client: net.Socket, got: Buffer[], close: () => void }> {
+    const got: Buffer[] = []
+    const server = net.createServer(s => { s.on('data', (c: Buffer) => got.push(c)) })
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    const client = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1')
+    await new Promise(resolve => client.once('connect', resolve))
+    return { client, got, close: () => { client.destroy(); server.close() } }
+  }
+
+  /** writes the parts corked (one writev), resolves once written */
+  const corked = async (socket: net.Socket, parts: Uint8Array[]): Promise<void> => {
+    socket.cork()
+    for (const p of parts.slice(0, -1)) socket.write(p)
+    const written = new Promise(resolve => socket.write(parts.at(-1) as Uint8Array, resolve))
+    socket.uncork()
+    await written
+  }
+
+  it('queued writes of every size (under, within and over the reused sizes) arrive whole and in order', async () => {
+    const { client, got, close } = await pair()
+    try {
+      coalesceWrites(client)
+      const sent: Uint8Array[] = []
+      let n = 0
+      for (const sizes of [[12, 100], [12, 65536], [12, 200_000, 7], [12, COALESCE_MAX], [1000, COALESCE_MAX]]) {
+        const parts = sizes.map(size => new Uint8Array(size).fill(++n))
+        // writes queued behind a pending one go out in one writev too
+        for (const p of parts) client.write(p)
+        await corked(client, parts)
+        sent.push(...parts, ...parts)
+      }
+      const total = sent.reduce((t, p) => t + p.byteLength, 0)
+      await until(() => got.reduce((t, c) => t + c.byteLength, 0) >= total)
+      expect(Buffer.concat(got).equals(Buffer.concat(sent))).to.equal(true)
+    } finally { close() }
+  })
+
+  it('reuses its buffers: 20 writes of one size allocate at most two', async () => {
+    const { client, got, close } = await pair()
+    try {
+      coalesceWrites(client)
+      const slow = sinon.spy(Buffer, 'allocUnsafeSlow')
+      for (let i = 0; i < 20; i++) await corked(client, [new Uint8Array(12), new Uint8Array(400_000).fill(i)])
+      await until(() => got.reduce((t, c) => t + c.byteLength, 0) >= 20 * 400_012)
+      expect(slow.getCalls().filter(c => c.args[0] === 524288).length).to.be.within(1, 2)
+    } finally { close() }
   })
 })
