@@ -39,9 +39,11 @@ const OFFLINE_ARG = /^--?(offline|local|L)(=(1|t|T|TRUE|true|True))?$/
  * glibc malloc settings of a daemon (read by glibc at process start; a value already in the environment
  * wins): Node reads sockets into 64 KiB buffers, and a 256 MiB add left ~30 MiB of them freed in the
  * middle of the main heap, which glibc never gives back; mapped on their own they go back when freed
- * (the RSS after an add went from ~150 to ~127 MiB). Two arenas instead of one per busy thread.
+ * (the RSS after an add went from ~150 to ~127 MiB). 32 KiB, not 64: a request body chunk is a copy of one
+ * socket read, often short of 64 KiB; those still filled the main arena to ~31 MiB (12 in use) over the
+ * bench sequence, ~19 with 32 KiB (add, put and gateway CPU the same). Two arenas instead of one per busy thread.
  */
-const DAEMON_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_ARENA_MAX: '2' }
+const DAEMON_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '32768', MALLOC_ARENA_MAX: '2' }
 
 const args = process.argv.slice(2)
 const script = fileURLToPath(import.meta.url)

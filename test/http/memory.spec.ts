@@ -98,7 +98,7 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
       const args = cmdline(d)
       expect(args).to.include.members(['--heap-growing-percent=50', '--initial-old-space-size=48', '--max-semi-space-size=4', '--no-parallel-scavenge'])
       expect(args.slice(-3, -1)).to.deep.equal(['daemon', '--offline'])
-      expect(environ(d)).to.include.members(['MALLOC_MMAP_THRESHOLD_=65536', 'MALLOC_ARENA_MAX=2'])
+      expect(environ(d)).to.include.members(['MALLOC_MMAP_THRESHOLD_=32768', 'MALLOC_ARENA_MAX=2'])
       expect((await fetch(`${d.url}/api/v0/id`, { method: 'POST' })).status).to.equal(200)
     } finally {
       await d.stop()
@@ -109,7 +109,7 @@ process.on('exit', () => { if (process.env.TSIPFS_TEST_EXECARGV != null) process
       expect(args).to.include('--max-semi-space-size=2')
       expect(args).to.not.include('--max-semi-space-size=4')
       // a malloc setting in the environment wins
-      expect(environ(plain)).to.include.members(['MALLOC_ARENA_MAX=4', 'MALLOC_MMAP_THRESHOLD_=65536'])
+      expect(environ(plain)).to.include.members(['MALLOC_ARENA_MAX=4', 'MALLOC_MMAP_THRESHOLD_=32768'])
       expect(args.some(a => a.startsWith('--heap-growing-percent') || a.startsWith('--initial-old-space-size') || a === '--no-parallel-scavenge')).to.equal(false)
     } finally {
       await plain.stop()
