@@ -2,7 +2,7 @@
 // /api/v0 redirect, auth, CORS preflight, OPTIONS, method, Origin/Referer/UA, routing, parsing,
 // timeout, encoding, then the command.
 import Koa from 'koa'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ServerResponse, type IncomingMessage } from 'node:http'
 import { directRpc, serveDirect, type RpcContext } from './rpc-context.js'
 import type { AwilixContainer } from 'awilix'
 import type { Cradle } from '../core/cradle.js'
@@ -72,6 +72,26 @@ function readSecurity (cfg: KuboConfig): Omit<Security, 'origins'> & { configure
   }
 }
 
+/**
+ * The API server's response (http.createServer's ServerResponse option): counts the body bytes written, for
+ * the ipfs_http_response_size metric, without wrapping write and end in closures per request.
+ */
+export class CountedResponse<Req extends IncomingMessage = IncomingMessage> extends ServerResponse<Req> {
+  bodyBytes = 0
+}
+const baseWrite = ServerResponse.prototype.write as (this: ServerResponse, chunk: unknown, a?: unknown, b?: unknown) => boolean
+const baseEnd = ServerResponse.prototype.end as (this: ServerResponse, chunk?: unknown, a?: unknown, b?: unknown) => ServerResponse
+const bytesOf = (chunk: unknown): number => typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk instanceof Uint8Array ? chunk.byteLength : 0
+CountedResponse.prototype.write = function (this: CountedResponse, chunk: unknown, a?: unknown, b?: unknown): boolean {
+  this.bodyBytes += bytesOf(chunk)
+  return baseWrite.call(this, chunk, a, b)
+} as typeof CountedResponse.prototype.write
+CountedResponse.prototype.end = function (this: CountedResponse, chunk?: unknown, a?: unknown, b?: unknown): CountedResponse {
+  if (typeof chunk !== 'function') this.bodyBytes += bytesOf(chunk)
+  baseEnd.call(this, chunk, a, b)
+  return this
+} as typeof CountedResponse.prototype.end
+
 export interface RpcAppInit {
   container: AwilixContainer<Cradle>
   /** the listener's actual port, for the always-allowed localhost origins */
@@ -116,6 +136,13 @@ export function createRpcApp ({ container, port, direct = true }: RpcAppInit): K
     res.setMaxListeners(32)
     const start = process.hrtime.bigint()
     const requestBytes = approximateRequestSize(req)
+    if (res instanceof CountedResponse) {
+      const from = res.bodyBytes
+      res.once('close', () => {
+        metrics.observeHttp({ method: req.method ?? '', code: res.statusCode, seconds: Number(process.hrtime.bigint() - start) / 1e9, requestBytes, responseBytes: res.bodyBytes - from })
+      })
+      return
+    }
     let responseBytes = 0
     const write = res.write.bind(res) as (...a: any[]) => boolean
     const end = res.end.bind(res) as (...a: any[]) => typeof res

@@ -13,7 +13,7 @@ import { manifestPlugins } from './cli-manifest.js'
 import { nodePlugins } from '../registry/manifest.js'
 import { createOfflineScope } from '../core/container.js'
 import type { PeriodicGc } from '../core/gc/periodic.js'
-import { createRpcApp } from './app.js'
+import { CountedResponse, createRpcApp } from './app.js'
 import { withWebui } from './webui.js'
 import { attachProxySupport, GO_MAX_HEADER_BYTES } from './http-server.js'
 import { startIdleGc } from './idle-gc.js'
@@ -209,7 +209,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
         : unrestricted != null
           ? (req: http.IncomingMessage, res: http.ServerResponse) => { void (isContentPath(req.url) ? unrestricted(req, res) : rpc(req, res)) }
           : rpc
-      const server = http.createServer({ keepAlive: true, requestTimeout: 0, maxHeaderSize: GO_MAX_HEADER_BYTES }, handler)
+      const server = http.createServer({ keepAlive: true, requestTimeout: 0, maxHeaderSize: GO_MAX_HEADER_BYTES, ServerResponse: CountedResponse }, handler)
       server.headersTimeout = 0
       // Go's server keeps idle connections open; Go clients (IPFS Cluster, Kubo's CLI) reuse them for up to
       // 90 s and a POST on a connection closed meanwhile fails with EOF (not retried): outlive their idle timeout

@@ -2,7 +2,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { AwilixContainer } from 'awilix'
-import { createRpcApp } from '../../server/app.js'
+import { CountedResponse, createRpcApp } from '../../server/app.js'
 import type { Cradle } from '../../core/cradle.js'
 
 export interface RpcServer {
@@ -14,10 +14,14 @@ export interface RpcServer {
   close: () => Promise<void>
 }
 
-/** Serve `container`'s RPC API on 127.0.0.1, port 0 (`direct` as createRpcApp takes it). */
-export async function startRpcServer (container: AwilixContainer<Cradle>, opts: { direct?: boolean } = {}): Promise<RpcServer> {
+/**
+ * Serve `container`'s RPC API on 127.0.0.1, port 0 (`direct` as createRpcApp takes it), with the daemon's
+ * CountedResponse unless `counted` is false (a plain http server's responses).
+ */
+export async function startRpcServer (container: AwilixContainer<Cradle>, opts: { direct?: boolean, counted?: boolean } = {}): Promise<RpcServer> {
   let port = 0
-  const server = http.createServer(createRpcApp({ container, port: () => port, direct: opts.direct }).callback())
+  const app = createRpcApp({ container, port: () => port, direct: opts.direct }).callback()
+  const server = opts.counted === false ? http.createServer(app) : http.createServer({ ServerResponse: CountedResponse }, app)
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   port = (server.address() as AddressInfo).port
   return {
