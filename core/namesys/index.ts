@@ -106,7 +106,16 @@ const durationMs = (v: unknown, fallback: number): number => {
 
 const ipnsConfig = (cfg: KuboConfig): Record<string, unknown> => (cfg.Ipns ?? {}) as Record<string, unknown>
 
-const isDomainName = (s: string): boolean => s.includes('.') && /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?$/i.test(s)
+/**
+ * miekg/dns IsDomainName, which boxo's namesys asks before a DNSLink lookup: labels of 1 to 63 bytes, at most 255 on
+ * the wire, any characters ("garbage" and a CID are domain names; "a..b" and a 64-byte label are not)
+ */
+export function isDnsName (s: string): boolean {
+  if (s === '.') return true
+  const name = s.endsWith('.') ? s.slice(0, -1) : s
+  if (name === '' || name.split('.').some(l => l === '' || Buffer.byteLength(l) > 63)) return false
+  return Buffer.byteLength(name) + 2 <= 255
+}
 
 /** Seconds a record may be cached (boxo calculateBestTTL): its TTL (default 1m) capped by its expiry. */
 export function recordTtlMs (record: IPNSRecord): number {
@@ -328,13 +337,14 @@ export class NameSystem implements Startable {
       if (options.nocache !== true) this.cacheSet(cacheKey, record.value, ttlMs)
       return { value: record.value, ttlMs }
     }
-    if (isDomainName(root)) {
+    if (isDnsName(root)) {
       const domain = root.replace(/\.$/, '')
       try {
         const link = await this.deps.dns.dnslink(domain, { signal: options.signal })
         return { value: link.value, ttlMs: link.ttl != null ? link.ttl * 1000 : undefined }
       } catch (err) {
-        throw new ResolveError(`DNSLink lookup for "${domain}" failed: ${(err as Error).message}`)
+        // boxo names the FQDN it asked (a trailing dot)
+        throw new ResolveError(`DNSLink lookup for ${JSON.stringify(domain + '.')} failed: ${(err as Error).message}`)
       }
     }
     const fixedCid = wrongCodecName(root)

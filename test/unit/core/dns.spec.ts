@@ -71,7 +71,12 @@ describe('core/dns', () => {
       expect(await node.invoke('name/resolve', { args: ['alias.example'], options: { recursive: false } })).to.deep.equal({ Path: '/ipns/site.example/f.txt' })
       const f = (await node.invoke('ls', { args: [cid] })).Objects[0].Links[0].Hash
       expect(await node.invoke('resolve', { args: ['/ipns/alias.example'] })).to.deep.equal({ Path: `/ipfs/${f}` })
-      await rejects(node.invoke('name/resolve', { args: ['nothing.example'] }), 'DNSLink lookup for "nothing.example" failed: could not resolve name: DNSLink lookup could not find a TXT record (https://docs.ipfs.tech/concepts/dnslink/)')
+      // boxo names the FQDN (Kubo 0.40.1: 'DNSLink lookup for "example.com." failed: ...'); any miekg/dns domain name
+      // goes to DNSLink: one label, a CID that is no peer ID
+      const missing = 'failed: could not resolve name: DNSLink lookup could not find a TXT record (https://docs.ipfs.tech/concepts/dnslink/)'
+      await rejects(node.invoke('name/resolve', { args: ['nothing.example'] }), `DNSLink lookup for "nothing.example." ${missing}`)
+      await rejects(node.invoke('name/resolve', { args: ['notaname'] }), `DNSLink lookup for "notaname." ${missing}`)
+      await rejects(node.invoke('name/resolve', { args: ['bafkqaaa'] }), `DNSLink lookup for "bafkqaaa." ${missing}`)
     })
 
     it('cat reads /ipns/<domain>/<path>', async () => {
