@@ -6,7 +6,9 @@ import type { Libp2p } from '@libp2p/interface'
 import { unmarshalIPNSRecord, type IPNSRecord } from 'ipns'
 import { ipnsValidator } from 'ipns/validator'
 import type { NameSystem } from '../../core/namesys/index.js'
-import { ipnsRoutingKey, parseIpnsName, recordTtlMs, type NameHash } from '../../core/namesys/index.js'
+import { ipnsRoutingKey, isDnsName, parseIpnsName, recordTtlMs, type NameHash } from '../../core/namesys/index.js'
+import { wrongCodecName } from '../../core/namesys/name.js'
+import { ERR_MISSING_DNSLINK } from '../../core/dns/index.js'
 import type { DnslinkLookup } from './dnslink.js'
 import { GatewayError } from './errors.js'
 
@@ -64,8 +66,6 @@ export interface MutableResolution {
   ttl?: number
 }
 
-const looksLikeDomain = (name: string): boolean => name.includes('.') && /^[a-z0-9_.-]+$/i.test(name)
-
 /** Resolve `/ipns/<name>[/rest]` to an /ipfs/ path. */
 export async function resolveMutable (deps: IpnsDeps, contentPath: string, signal?: AbortSignal): Promise<MutableResolution> {
   let current = contentPath
@@ -82,13 +82,16 @@ export async function resolveMutable (deps: IpnsDeps, contentPath: string, signa
       value = record.value
       const age = recordMaxAge(record)
       if (age != null) ttl = ttl == null ? age : Math.min(ttl, age)
-    } else if (!deps.noDNSLink && looksLikeDomain(name)) {
+    } else if (isDnsName(name)) {
+      // boxo's namesys, as Kubo 0.40.1's gateway: any miekg/dns domain name goes to DNSLink (its FQDN in the error)
+      if (deps.noDNSLink) throw new GatewayError(500, 'could not resolve name')
       const record = await deps.dnslink(name, { signal })
-      if (record == null) throw new GatewayError(500, 'could not resolve name')
+      if (record == null) throw new GatewayError(500, `DNSLink lookup for ${JSON.stringify(name.replace(/\.$/, '') + '.')} failed: ${ERR_MISSING_DNSLINK}`)
       value = record.value
       if (record.ttl != null) ttl = ttl == null ? record.ttl : Math.min(ttl, record.ttl)
     } else {
-      throw new GatewayError(500, 'could not resolve name')
+      const fixed = wrongCodecName(name)
+      throw new GatewayError(500, fixed != null ? `peer ID represented as CIDv1 require libp2p-key multicodec: retry with /ipns/${fixed}` : `cannot resolve: ${JSON.stringify('/ipns/' + name)}`)
     }
     if (!/^\/(ipfs|ipns)\/[^/]+/.test(value)) throw new GatewayError(500, `invalid value ${JSON.stringify(value)}`)
     current = value.replace(/\/+$/, '') + rest

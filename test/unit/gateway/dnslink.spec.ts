@@ -70,6 +70,26 @@ describe('gateway: DNSLink hosts (§2.12)', () => {
     expect(res.text).to.include('failed to resolve /ipns/no-dnslink.example.org/')
   })
 
+  it('/ipns/<name that is no IPNS name> fails with boxo namesys texts, as Kubo 0.40.1\'s gateway (checked live)', async () => {
+    const missing = 'failed: could not resolve name: DNSLink lookup could not find a TXT record (https://docs.ipfs.tech/concepts/dnslink/)'
+    // any miekg/dns domain name goes to DNSLink: a dotted name, one word, a CID of another codec
+    for (const name of ['no-dnslink.example.org', 'garbage', 'bafkqaaa']) {
+      const res = await gw.get(`/ipns/${name}`)
+      expect(res.status).to.equal(500)
+      expect(res.text).to.equal(`failed to resolve /ipns/${name}: DNSLink lookup for "${name}." ${missing}\n`)
+    }
+    // no domain name (an empty label, a label over 63 bytes): cannot resolve; a long CID of another codec: the hint
+    for (const name of ['a..b', 'a'.repeat(64)]) {
+      const res = await gw.get(`/ipns/${name}`)
+      expect(res.status).to.equal(500)
+      expect(res.text).to.equal(`failed to resolve /ipns/${name}: cannot resolve: "/ipns/${name}"\n`)
+    }
+    const { sha512 } = await import('multiformats/hashes/sha2')
+    const { CID } = await import('multiformats/cid')
+    const long = CID.createV1(0x70, await sha512.digest(Uint8Array.from([1]))).toString()
+    expect((await gw.get(`/ipns/${long}`)).text).to.match(/: peer ID represented as CIDv1 require libp2p-key multicodec: retry with \/ipns\/k/)
+  })
+
   it('an unknown host without DNSLink falls back to the path gateway', async () => {
     const res = await gw.get(`/ipfs/${D}/`, { headers: { Host: 'unknown.example.net' } })
     expect(res.status).to.equal(200)
