@@ -43,6 +43,10 @@ describe('API port /debug and /logs, diag profile (spawned)', function () {
     }
     expect(before).to.include('# TYPE process_cpu_seconds_total counter')
     expect(before).to.include('# TYPE process_resident_memory_bytes gauge')
+    // prom-client's defaults, the GC histogram included (its observer starts at the first scrape)
+    for (const name of ['nodejs_eventloop_lag_seconds gauge', 'nodejs_heap_space_size_used_bytes gauge', 'nodejs_version_info gauge', 'nodejs_gc_duration_seconds histogram']) {
+      expect(before).to.include(`# TYPE ${name}`)
+    }
     expect(before).to.match(/^ipfs_info\{commit="",version="[\d.]+",agent="tsipfs\/[^"]+"\} 1$/m)
     const posts = value(before, 'ipfs_http_requests_total{code="200",handler="api",method="post"}')
     // the measured calls (pins and the MFS root write to LevelDB with synced batches of their own, not counted)
