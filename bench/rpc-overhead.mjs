@@ -16,10 +16,11 @@ const ownDist = path.join(here, '..', 'dist')
 
 async function serve (dist, direct) {
   const { createTestNode } = await import(path.join(dist, 'test/helpers/node.js'))
-  const { createRpcApp } = await import(path.join(dist, 'server/app.js'))
+  const { createRpcApp, CountedResponse } = await import(path.join(dist, 'server/app.js'))
   const node = await createTestNode()
   let port = 0
-  const server = http.createServer({ keepAlive: true }, createRpcApp({ container: node.container, port: () => port, direct }).callback())
+  // the daemon's API server answers (a build that has them)
+  const server = http.createServer({ keepAlive: true, ...(CountedResponse != null ? { ServerResponse: CountedResponse } : {}) }, createRpcApp({ container: node.container, port: () => port, direct }).callback())
   await new Promise(resolve => server.listen(0, '127.0.0.1', resolve))
   port = server.address().port
   return { port, close: async () => { await new Promise(resolve => server.close(resolve)); await node.stop() } }
