@@ -10,7 +10,7 @@ import type { PeerInfo } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
 import type { KuboConfig } from '../config/index.js'
 import { DHT_DATASTORE_PREFIX } from './index.js'
-import { leanGetValue } from './dht-server.js'
+import { leanGetValue, leanStreams } from './dht-server.js'
 
 export const WAN_PROTOCOL = '/ipfs/kad/1.0.0'
 export const LAN_PROTOCOL = '/ipfs/lan/kad/1.0.0'
@@ -58,8 +58,8 @@ export function dhtServices (config: KuboConfig, mode: 'client' | 'server'): Rec
     // cleans up (threshold 0: it re-puts a self record only once it has expired)
     reprovide: { threshold: 0 }
   }
-  // each with our GET_VALUE answer (./dht-server.ts)
-  const lean = <C, S extends object>(factory: (components: C) => S) => (components: C): S => leanGetValue(factory(components))
+  // each with our GET_VALUE answer and stream loop (./dht-server.ts)
+  const lean = <C, S extends object>(factory: (components: C) => S) => (components: C): S => leanStreams(leanGetValue(factory(components)))
   return {
     dht: lean(kadDHT({ ...common, protocol: WAN_PROTOCOL, peerInfoMapper: removePrivateAddressesMapper, datastorePrefix: DHT_DATASTORE_PREFIX.wan })),
     lanDHT: lean(kadDHT({

@@ -1,7 +1,11 @@
 // core/routing/dht-server.ts: our GET_VALUE answer gives what js kad-dht's own handler gives (record held, the
 // peer a multihash key names, the closest peers with their addresses; expired records deleted; /pk/ keys and
-// empty keys left to kad-dht), on a DHT server that has a peer.
+// empty keys left to kad-dht), on a DHT server that has a peer; its stream loop answers request after request.
 import { expect } from 'chai'
+import sinon from 'sinon'
+import { lpStream } from '@libp2p/utils'
+import { decodeAnswer, encodeGetValue } from '../../../core/routing/lookup.js'
+import { LAN_PROTOCOL } from '../../../core/routing/dht.js'
 import { Libp2pRecord } from '@libp2p/record'
 import type { PeerId } from '@libp2p/interface'
 import { Key, type Datastore } from 'interface-datastore'
@@ -95,6 +99,31 @@ describe('core/routing/dht-server: GET_VALUE answers', function () {
     let error: Error | undefined
     try { await handler.handle(libp2pOf(b).peerId, { type: 'GET_VALUE', key: new Uint8Array(0) }) } catch (err) { error = err as Error }
     expect(error?.name).to.equal('InvalidMessageError')
+  })
+
+  it('a stream carries request after request, answered in order, with no per-message AbortSignal.timeout', async () => {
+    const cid = (await a.invoke('add', { files: filesOf({ path: 'y', content: 'dht-server stream' }) }))[0].Hash
+    const { Name } = await a.invoke('name/publish', { args: [cid], options: { 'allow-offline': true } })
+    const key = ipnsRoutingKey(parseIpnsName(Name)!)
+    const lan = (libp2pOf(a).services as any).lanDHT
+    expect(lan.rpc.onIncomingStream).to.not.equal(Object.getPrototypeOf(lan.rpc).onIncomingStream)
+    const stream = await libp2pOf(b).dialProtocol(libp2pOf(a).peerId, LAN_PROTOCOL)
+    // from the first answer on (the stream's own set-up makes some): js kad-dht made one after each message
+    let timeouts: sinon.SinonSpy | undefined
+    try {
+      const lp = lpStream(stream)
+      for (const k of [key, new TextEncoder().encode('/ipns/none'), key]) {
+        timeouts ??= k !== key ? sinon.spy(AbortSignal, 'timeout') : undefined
+        await lp.write(encodeGetValue(k))
+        const answer = decodeAnswer((await lp.read()).subarray())
+        expect(answer.record != null).to.equal(k === key)
+        if (answer.record != null) expect(Buffer.from(Libp2pRecord.deserialize(answer.record).key).equals(Buffer.from(key))).to.equal(true)
+      }
+      expect(timeouts?.callCount).to.equal(0)
+    } finally {
+      timeouts?.restore()
+      await stream.close()
+    }
   })
 
   it('isMultihash: code, length and a digest of that length', () => {
