@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import sinon from 'sinon'
 import { RequestLog } from '../../../core/request-log.js'
 
 describe('core/request-log', () => {
@@ -13,6 +14,26 @@ describe('core/request-log', () => {
     expect(listed.map(e => e.Command)).to.include('active')
     expect(listed.find(e => e.Command === 'active')?.Active).to.equal(true)
     active.finish()
+  })
+
+  it('drops expired finished requests once no more requests come (a burst does not stay in memory)', () => {
+    const clock = sinon.useFakeTimers({ now: 1_000_000 })
+    try {
+      const log = new RequestLog()
+      const entries = (): unknown[] => (log as unknown as { entries: unknown[] }).entries
+      const active = log.add('active', [], {})
+      for (let i = 0; i < 5000; i++) log.add('block/put', [], { 'cid-codec': 'raw' }).finish()
+      clock.tick(30_000)
+      expect(entries()).to.have.length(5001) // within keepMs (1 minute): listed as Kubo does
+      clock.tick(32_000)
+      expect(entries()).to.have.length(1)
+      expect(log.list().map(e => e.Command)).to.deep.equal(['active'])
+      active.finish()
+      clock.tick(62_000)
+      expect(entries()).to.have.length(0)
+    } finally {
+      clock.restore()
+    }
   })
 
   it('keeps finished requests for keepMs, in order, with their IDs', () => {
