@@ -13,10 +13,12 @@ export interface CidEncoderInit {
   upgradeCidv0InOutput?: boolean
 }
 
-const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+const B58 = Buffer.from('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', 'latin1')
 /** 58^5: each limb holds five base58 digits */
 const LIMB = 58 ** 5
 const limbs = new Float64Array(64)
+/** the digits, written from the end, then made one string (prepending to a string made one cons-string per digit) */
+let chars = Buffer.allocUnsafeSlow(400)
 
 /**
  * base58btc of `bytes` without the multibase prefix (a CIDv0's string), as multiformats writes it. Limbs of
@@ -46,18 +48,20 @@ export function base58btcOf (bytes: Uint8Array): string {
       carry = c
     }
   }
-  let out = ''
+  const end = zeros + n * 5
+  if (chars.length < end) chars = Buffer.allocUnsafeSlow(end)
+  let p = end
   for (let j = 0; j < n; j++) {
     let d = work[j]
     for (let k = 0; k < 5; k++) {
       const q = Math.floor(d / 58)
-      out = B58[d - q * 58] + out
+      chars[--p] = B58[d - q * 58]
       d = q
     }
   }
-  let s = 0
-  while (s < out.length && out.charCodeAt(s) === 49) s++
-  return '1'.repeat(zeros) + out.slice(s)
+  while (p < end && chars[p] === 49) p++
+  for (let z = 0; z < zeros; z++) chars[--p] = 49
+  return chars.toString('latin1', p, end)
 }
 
 /** multibase base32 of `bytes` (a CIDv1's string), as multiformats writes it */
