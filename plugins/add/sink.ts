@@ -21,6 +21,12 @@ const MAX_BATCH_BYTES = 4 << 20
  * longer: the same fsync rounds for half the bytes).
  */
 const CONCURRENCY = 4
+/**
+ * Batches of small blocks (128 nodes of ~1 KiB) may be more in flight, up to this many bytes and CONCURRENCY x 4
+ * batches: a durable small block waits for its group-commit round's fdatasync, and with 4 x 128 blocks in flight
+ * an add of 10,000 small files waited for ~80 rounds in turn (fdatasync p50 60 ms, p90 200 ms at load ~19).
+ */
+const SMALL_BYTES_IN_FLIGHT = MAX_BATCH_BYTES
 
 export interface BatchSinkInit {
   /** undefined: only hash, store nothing */
@@ -43,6 +49,8 @@ export class BatchSink {
   private batch: Array<{ cid: CID, bytes: Uint8Array }> = []
   private bytes = 0
   private readonly inFlight = new Set<Promise<void>>()
+  /** bytes of the batches in flight */
+  private inFlightBytes = 0
   private failure: unknown
   private readonly store: Blockstore | undefined
   private readonly maxNodes: number
@@ -73,19 +81,28 @@ export class BatchSink {
     if (this.batch.length >= this.maxNodes || this.bytes >= this.maxBytes) await this.startWrite()
   }
 
+  /** whether a batch of `bytes` must wait for one in flight to end */
+  private full (bytes: number): boolean {
+    const n = this.inFlight.size
+    if (n < this.concurrency) return false
+    return n >= this.concurrency * 4 || this.inFlightBytes + bytes > SMALL_BYTES_IN_FLIGHT
+  }
+
   private async startWrite (): Promise<void> {
-    while (this.inFlight.size >= this.concurrency) await Promise.race(this.inFlight)
+    while (this.full(this.bytes)) await Promise.race(this.inFlight)
     if (this.failure != null) throw this.failure
     const batch = this.batch
+    const bytes = this.bytes
     this.batch = []
     this.bytes = 0
     if (batch.length === 0 || this.store == null) return
     const store = this.store
+    this.inFlightBytes += bytes
     const write: Promise<void> = (async () => {
       for await (const _ of store.putMany(batch, { signal: this.signal })) this.written++
       // nothing else holds these blocks (the builders keep CIDs, not bytes): their memory goes back now
       if (this.release) for (const b of batch) releaseChunk(b.bytes)
-    })().catch((err) => { this.failure ??= err }).finally(() => { this.inFlight.delete(write) })
+    })().catch((err) => { this.failure ??= err }).finally(() => { this.inFlight.delete(write); this.inFlightBytes -= bytes })
     this.inFlight.add(write)
   }
 
