@@ -305,10 +305,16 @@ export function createRpcApp ({ container, port, direct = true }: RpcAppInit): K
     const given: Record<string, unknown> = {}
     for (const k in prepared.values) if (prepared.given.has(k)) given[k] = prepared.values[k]
     const entry = requestLog.add(command.path.join('/'), prepared.args, given)
+    const cancel = (): void => { if (!ctx.res.writableFinished) controller.abort(new Error('context canceled')) }
     ctx.res.once('close', () => {
       entry.finish()
-      if (!ctx.res.writableFinished) controller.abort(new Error('context canceled'))
+      cancel()
+      socket.off('end', cancel)
     })
+    // the client's FIN cancels the request as in Go's net/http (the answer is still written: answerHalfClosed)
+    const socket = ctx.req.socket
+    if (socket.readableEnded) cancel()
+    else socket.once('end', cancel)
     const signal = timeoutMs != null && timeoutMs > 0 ? AbortSignal.any([controller.signal, timeoutSignal(timeoutMs)]) : controller.signal
     const call = textCall(prepared)
     try {

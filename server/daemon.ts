@@ -15,7 +15,7 @@ import { createOfflineScope } from '../core/container.js'
 import type { PeriodicGc } from '../core/gc/periodic.js'
 import { CountedResponse, createRpcApp } from './app.js'
 import { withWebui } from './webui.js'
-import { attachProxySupport, GO_MAX_HEADER_BYTES } from './http-server.js'
+import { answerHalfClosed, attachProxySupport, GO_MAX_HEADER_BYTES } from './http-server.js'
 import { startIdleGc } from './idle-gc.js'
 import { gatewaySettings } from './gateway/config.js'
 import { REPO_VERSION, setAgentVersionSuffix } from '../core/version.js'
@@ -214,6 +214,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
       // Go's server keeps idle connections open; Go clients (IPFS Cluster, Kubo's CLI) reuse them for up to
       // 90 s and a POST on a connection closed meanwhile fails with EOF (not retried): outlive their idle timeout
       server.keepAliveTimeout = 120_000
+      answerHalfClosed(server)
       attachProxySupport(server)
       const bound = await listen(server, addr)
       const a = server.address()
@@ -236,6 +237,7 @@ export async function * runDaemon (call: Invocation<DaemonOptions>): AsyncGenera
       for (const addr of gatewayAddrs) {
         if (shared.has(addr)) continue
         const server = http.createServer({ keepAlive: true, maxHeaderSize: GO_MAX_HEADER_BYTES }, gateway)
+        answerHalfClosed(server)
         attachProxySupport(server)
         gatewayBound.push(await listen(server, addr))
         servers.push(server)

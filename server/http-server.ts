@@ -18,3 +18,11 @@ export function attachProxySupport (server: http.Server): void {
 
 /** Go's http.DefaultMaxHeaderBytes (1 MiB) plus the 4096 bytes of slack its server reads beyond it. */
 export const GO_MAX_HEADER_BYTES = (1 << 20) + 4096
+
+/**
+ * A client that half-closes after its request (shutdown(SHUT_WR), `nc -N`) still gets the answer, as from Go's
+ * net/http; Node's server otherwise aborts the request at the FIN and drops the answer.
+ */
+export function answerHalfClosed (server: http.Server): void {
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
+}

@@ -89,6 +89,25 @@ describe('daemon hardening (issue 10)', function () {
     expect([431, -1]).to.include(big.status)
   })
 
+  it('a client that half-closes after its request still gets the answer, as from Go\'s net/http', async () => {
+    const halfClosed = async (port: number, text: string): Promise<string> => await new Promise((resolve, reject) => {
+      const s = net.connect(port, '127.0.0.1', () => s.end(text))
+      let out = ''
+      s.on('data', (c: Buffer) => { out += c.toString('latin1') })
+      s.on('error', reject)
+      s.on('close', () => resolve(out))
+    })
+    const body = '--B\r\nContent-Disposition: form-data; name="file"; filename="f"\r\n\r\nhalf-closed\r\n--B--\r\n'
+    const put = await halfClosed(apiPort, `POST /api/v0/block/put?cid-codec=raw HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: ${body.length}\r\n\r\n${body}`)
+    expect(put).to.match(/^HTTP\/1\.1 200 OK\r\n/)
+    const key = /"Key":"(\w+)"/.exec(put)?.[1]
+    expect(key, put).to.be.a('string')
+    const dir = JSON.parse((await request(`${d.url}/api/v0/add?wrap-with-directory=true&quiet=true`, multipart('x'))).body.trim().split('\n').pop() as string).Hash as string
+    const listing = await halfClosed(gwPort, `GET /ipfs/${dir}/ HTTP/1.1\r\nHost: a\r\n\r\n`)
+    expect(listing).to.match(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(listing).to.include('</html>')
+  })
+
   it('%00 in a gateway path gets Kubo\'s 404 and text, not a 500', async () => {
     const dir = JSON.parse((await request(`${d.url}/api/v0/add?wrap-with-directory=true&quiet=true&cid-version=1`, multipart('x'))).body.trim().split('\n').pop() as string).Hash as string
     const r = await request(`${gw}/ipfs/${dir}/%00`, { method: 'GET' })
