@@ -103,6 +103,8 @@ describe('multipart reader: Go mime/multipart semantics', () => {
     ['a body of just --B', '--B', 'multipart: NextPart: EOF'],
     ['an empty body', '', 'multipart: NextPart: EOF'],
     ['a part cut before its delimiter', '--B\r\n\r\nhello', 'unexpected EOF'],
+    ['a header name with a space (Go takes it as is, golang/go#34540)', '--B\r\nX Y: z\r\nA: 1\r\n\r\nx\r\n--B--', [[{ 'x y': 'z', a: '1' }, 'x']]],
+    ['a header name with a byte no token has', '--B\r\nX@Y: z\r\n\r\nx\r\n--B--', 'malformed MIME header line: X@Y: z'],
     ['a header line without a colon', '--B\r\nbad header\r\n\r\nx\r\n--B--', 'malformed MIME header: missing colon: "bad header"'],
     ['a non-boundary line where a part must start', '--B\r\n\r\nx\r\n--B--x\r\n', 'multipart: expecting a new Part; got line "--B--x\\r\\n"']
   ]
