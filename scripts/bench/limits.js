@@ -65,8 +65,10 @@ async function readSend (dir, runs) {
  * - naive durable put: 1 KiB blocks one file each (create, write, fsync, rename), 4 in flight (block/put's limit);
  * - durable 256 KiB files: 64 MiB as 256 KiB files with fsync and rename, 16 in flight (add's limit), MiB/s;
  * - read+send: 256 MiB of 256 KiB files read and sent over loopback HTTP (see readSend), MiB/s.
+ * `leave`: an array to put the run folders in instead of removing them (deleting thousands of files makes the next
+ * creates in those block groups slower on this journal-less ext4, see bench.js); removed at once without it.
  */
-export async function measureLimits (runs) {
+export async function measureLimits (runs, leave) {
   const out = { naivePut: [], files256k: [], readSend: [] }
   for (let r = 0; r < runs; r++) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsipfs-bench-limits-'))
@@ -74,7 +76,10 @@ export async function measureLimits (runs) {
       out.naivePut.push(await durableWrites(path.join(dir, 'put'), randomBytes(1024), 4000, 4))
       out.files256k.push(await durableWrites(path.join(dir, 'add'), randomBytes(256 * 1024), 256, 16) / 4)
       if (r === 0) out.readSend.push(...await readSend(path.join(dir, 'cat'), runs))
-    } finally { fs.rmSync(dir, { recursive: true, force: true }) }
+    } finally {
+      if (leave != null) leave.push(dir)
+      else fs.rmSync(dir, { recursive: true, force: true })
+    }
   }
   return out
 }
