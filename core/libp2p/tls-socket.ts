@@ -73,6 +73,28 @@ export function coalesceWrites (socket: net.Socket): void {
   }
 }
 
+/**
+ * The TCP connection closes its socket itself (close, abort, reset, inactivity): closing the handle under the TLS
+ * socket that reads and writes it crashes the process (use after free). Those calls go to the TLS socket, whose
+ * teardown closes the TCP socket last (Node's TLS close destroys its parent socket).
+ */
+function tlsOwnsHandle (raw: net.Socket, socket: TLSSocket): void {
+  const destroy = raw.destroy
+  const resetAndDestroy = raw.resetAndDestroy
+  raw.destroy = function (this: net.Socket, err?: Error) {
+    if (!socket.destroyed) { socket.destroy(); return this }
+    return destroy.call(this, err)
+  }
+  raw.resetAndDestroy = function (this: net.Socket) {
+    if (!socket.destroyed) { socket.destroy(); return this }
+    return resetAndDestroy.call(this)
+  }
+  raw.destroySoon = function (this: net.Socket) {
+    if (!socket.destroyed) socket.destroySoon()
+    else destroy.call(this)
+  }
+}
+
 /** @libp2p/tls's _encrypt with the TCP socket in place of its JS Duplex */
 async function secure (components: any, connection: any, raw: net.Socket, isServer: boolean, options?: any): Promise<any> {
   const log = connection.log?.newScope?.('tls') ?? components.logger.forComponent('libp2p:tls')
@@ -101,6 +123,7 @@ async function secure (components: any, connection: any, raw: net.Socket, isServ
   }
   // (the TCP socket's inactivity timer stays: Node refreshes a TLS socket's parents' timers on its reads and writes)
   const socket: TLSSocket = isServer ? new TLSSocket(raw, { ...opts, requestCert: true }) : connect({ socket: raw, ...opts })
+  tlsOwnsHandle(raw, socket)
   const onAbort = (): void => { socket.destroy(new InvalidCryptoExchangeError('TLS handshake aborted')) }
   options?.signal?.addEventListener('abort', onAbort)
   try {

@@ -103,6 +103,25 @@ describe('core/libp2p/tls-socket', function () {
     })
   }
 
+  it('connections aborted and closed mid-transfer, from either end, end cleanly (the TCP socket closes after TLS)', async () => {
+    const seen = { stock: 0 }
+    const a = await host({ seen }); const b = await host({ seen })
+    nodes.push(a, b)
+    const before = liveSockets()
+    for (let i = 0; i < 12; i++) {
+      try { await a.dial(b.getMultiaddrs()[0]) } catch { continue }
+      const flowing = echo(a, b, 4 * 1024 * 1024).catch(() => 0)
+      await new Promise(resolve => setTimeout(resolve, 5 + i))
+      const conn = (i % 2 === 0 ? a : b).getConnections()[0]
+      if (i % 3 === 0) await conn?.close().catch(() => {})
+      else conn?.abort(new Error('trimmed'))
+      void flowing
+      await until(() => a.getConnections().length + b.getConnections().length === 0 && liveSockets() === before)
+    }
+    expect(a.getConnections().length + b.getConnections().length).to.equal(0)
+    expect(liveSockets()).to.equal(before)
+  })
+
   it('the TCP inactivity timeout counts the TLS traffic: a busy connection stays, an idle one is closed', async () => {
     const seen = { stock: 0 }
     const a = await host({ seen, idleMs: 1500 }); const b = await host({ seen, idleMs: 1500 })
