@@ -124,7 +124,8 @@ async function secure (components: any, connection: any, raw: net.Socket, isServ
   // (the TCP socket's inactivity timer stays: Node refreshes a TLS socket's parents' timers on its reads and writes)
   const socket: TLSSocket = isServer ? new TLSSocket(raw, { ...opts, requestCert: true }) : connect({ socket: raw, ...opts })
   tlsOwnsHandle(raw, socket)
-  const onAbort = (): void => { socket.destroy(new InvalidCryptoExchangeError('TLS handshake aborted')) }
+  // (emitted, as @libp2p/tls does: destroy(err) of a socket already closed emits nothing)
+  const onAbort = (): void => { socket.emit('error', new InvalidCryptoExchangeError('TLS handshake aborted')) }
   options?.signal?.addEventListener('abort', onAbort)
   try {
     return await new Promise((resolve, reject) => {
@@ -134,6 +135,8 @@ async function secure (components: any, connection: any, raw: net.Socket, isServ
         connection.abort(err)
         reject(err)
       })
+      // a server's TLS socket closed by the peer's FIN before the handshake emits no error: the upgrade fails here
+      socket.once('close', () => { reject(new InvalidCryptoExchangeError('connection closed before the TLS handshake completed')) })
       socket.once('secure', () => {
         const remote = socket.getPeerCertificate()
         verifyPeerCertificate(remote.raw, options?.remotePeer, log).then(remotePeer => {

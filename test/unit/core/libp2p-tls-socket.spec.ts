@@ -122,6 +122,27 @@ describe('core/libp2p/tls-socket', function () {
     expect(liveSockets()).to.equal(before)
   })
 
+  it('a peer that closes after choosing /tls/1.0.0 fails the upgrade: its pending inbound slot is given back', async () => {
+    const seen = { stock: 0 }
+    const b = await host({ seen })
+    nodes.push(b)
+    const cm = b.components.connectionManager
+    const port = Number(b.getMultiaddrs()[0].toString().split('/')[4])
+    const msg = (s: string): Buffer => { const t = Buffer.from(s + '\n'); return Buffer.concat([Buffer.from([t.length]), t]) }
+    for (let i = 0; i < 3; i++) {
+      const s = net.connect(port, '127.0.0.1')
+      s.on('error', () => {})
+      s.write(Buffer.concat([msg('/multistream/1.0.0'), msg('/tls/1.0.0')]))
+      // the server's echo of both lines, then FIN before any TLS byte
+      await new Promise<void>(resolve => { let got = 0; s.on('data', (d: Buffer) => { got += d.byteLength; if (got >= 31) resolve() }) })
+      s.end()
+      await new Promise(resolve => s.once('close', resolve))
+    }
+    await until(() => cm.incomingPendingConnections === 0)
+    expect(cm.incomingPendingConnections).to.equal(0)
+    expect(seen.stock).to.equal(0)
+  })
+
   it('the TCP inactivity timeout counts the TLS traffic: a busy connection stays, an idle one is closed', async () => {
     const seen = { stock: 0 }
     const a = await host({ seen, idleMs: 1500 }); const b = await host({ seen, idleMs: 1500 })
