@@ -2,7 +2,6 @@
 // Streams {"Msg":"","Progress":N} after each block, {"Msg":"block … was corrupt (…)"} before the
 // progress row of a corrupt one, then a summary; --drop removes corrupt blocks, --heal also fetches
 // them again (online only). Without --drop, or when a removal/heal failed, the summary is the error.
-import fsSync from 'node:fs'
 import type { CID } from 'multiformats/cid'
 import { defineCommand } from '../../registry/define.js'
 import { NotOnlineError, RpcError, errorMessage } from '../../core/errors.js'
@@ -50,13 +49,16 @@ the network.`,
     if (heal && !deps.node.online) throw new NotOnlineError()
 
     const storage = storageOf(deps.blockstore)
-    /** flatfs: synchronous reads (a thread-pool round trip per open/stat/read/close costs more than the read) */
+    /**
+     * flatfs: read in place (a thread-pool round trip per open/stat/read/close costs more than the read); a block
+     * still in the group-commit log from there (its file may be being written at its name)
+     */
     const read = storage instanceof FlatfsBlockstore
       ? async (k: CID): Promise<Uint8Array> => {
         try {
-          return fsSync.readFileSync(storage.fileOf(k))
+          return await storage.read(k)
         } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw storageNotFound(k)
+          if (isNotFound(err)) throw storageNotFound(k)
           throw err
         }
       }

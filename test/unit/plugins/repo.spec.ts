@@ -1,6 +1,7 @@
 import { expect, use } from 'chai'
 import chaiAsPromised from 'chai-as-promised'
-import { promises as fs } from 'node:fs'
+import fsSync, { promises as fs } from 'node:fs'
+import sinon from 'sinon'
 import os from 'node:os'
 import path from 'node:path'
 import { CID } from 'multiformats/cid'
@@ -22,6 +23,9 @@ import { goJson } from '../../../server/respond.js'
 import { initRepo } from '../../../core/repo/index.js'
 import { listKeys, storageOf } from '../../../core/gc/index.js'
 import { startPeriodicGc } from '../../../core/gc/periodic.js'
+import { FlatfsBlockstore, blockKey, shardOf } from '../../../core/blockstore/flatfs.js'
+import { GroupLog } from '../../../core/blockstore/flatfs-log.js'
+import { Placer, type PlaceItem } from '../../../core/blockstore/flatfs-placer.js'
 
 use(chaiAsPromised)
 
@@ -232,6 +236,50 @@ describe('plugins/repo', function () {
       expect(rows.at(-1)).to.deep.equal({ Msg: 'verify complete, 1 blocks corrupt, 1 removed', Progress: 0 })
       expect(await v.container.cradle.blockstore.has(cid)).to.equal(false)
       expect((await v.invoke('repo/verify')).at(-1).Msg).to.equal('verify complete, all blocks validated.')
+    })
+
+    it('reads a block the group-commit log holds from the log while its file is being written (flatfs)', async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tsipfs-repo-verify-'))
+      await initRepo(dir)
+      const disk = await createTestNode({ repoPath: dir, plugins: [addPlugin(), repoPlugin()] })
+      let release = (): void => {}
+      try {
+        const store = storageOf(disk.container.cradle.blockstore)
+        expect(store).to.be.instanceOf(FlatfsBlockstore)
+        // a put acknowledged after the listing waited for the placements: the placer has created its file at the
+        // block's name and written part of it (placeBlockFile writes in place)
+        const bytes = Buffer.alloc(2048, 'verify while placing ')
+        const cid = CID.createV1(0x55, await sha256.digest(bytes))
+        const file = path.join(dir, 'blocks', shardOf(blockKey(cid)), blockKey(cid) + '.data')
+        const real = Placer.prototype.place
+        let started = (): void => {}
+        const writing = new Promise<void>(resolve => { started = resolve })
+        sinon.stub(Placer.prototype, 'place').callsFake(async function (this: Placer, items: PlaceItem[]) {
+          if (!items.some(i => i.file === file)) return await real.call(this, items)
+          await fs.mkdir(path.dirname(file), { recursive: true })
+          await fs.writeFile(file, bytes.subarray(0, 100))
+          started()
+          await new Promise<void>(resolve => { release = resolve })
+          await fs.rm(file)
+          return await real.call(this, items)
+        })
+        sinon.stub(GroupLog.prototype, 'settle').resolves()
+        await store.put(cid, bytes)
+        await writing
+        // (read from the file: 'corrupt', and --drop would remove the acknowledged block)
+        const rows = await disk.invoke('repo/verify')
+        expect(rows.at(-1).Msg).to.equal('verify complete, all blocks validated.')
+        expect(await store.has(cid)).to.equal(true)
+        release()
+        sinon.restore()
+        await (store as FlatfsBlockstore).settle()
+        expect(fsSync.readFileSync(file)).to.deep.equal(bytes)
+      } finally {
+        release()
+        sinon.restore()
+        await disk.stop()
+        await fs.rm(dir, { recursive: true, force: true })
+      }
     })
 
     it('--heal needs the network; heal-timeout is checked first', async () => {
