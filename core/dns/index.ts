@@ -51,7 +51,35 @@ export function parseDnslinkTxt (text: string): string | undefined {
   return /^\/(ipfs|ipns)\/[^/]+/.test(value) ? value : undefined
 }
 
+/**
+ * Go's net isDomainName, which its resolver (Kubo's system DNS) asks before any query: a name it refuses is "no such
+ * host" (not found) at once, where c-ares fails (EBADNAME) or asks (a backslash). Letters, digits, '_' and '-', labels of
+ * 1-63, 253 bytes (254 with the root dot), not all digits.
+ */
+export function isGoDomainName (s: string): boolean {
+  if (s === '.') return true
+  const l = s.length
+  if (l === 0 || l > 254 || (l === 254 && s[l - 1] !== '.')) return false
+  let last = '.'
+  let nonNumeric = false
+  let partlen = 0
+  for (const c of s) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_') { nonNumeric = true; partlen++ } else if (c >= '0' && c <= '9') partlen++
+    else if (c === '-') {
+      if (last === '.') return false
+      partlen++
+      nonNumeric = true
+    } else if (c === '.') {
+      if (last === '.' || last === '-' || partlen > 63 || partlen === 0) return false
+      partlen = 0
+    } else return false
+    last = c
+  }
+  return last !== '-' && partlen <= 63 && nonNumeric
+}
+
 async function systemTxt (fqdn: string): Promise<TxtAnswer> {
+  if (!isGoDomainName(fqdn)) return { texts: [] }
   try {
     return { texts: (await systemDns.resolveTxt(fqdn)).map(chunks => chunks.join('')) }
   } catch (err) {

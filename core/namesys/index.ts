@@ -108,13 +108,14 @@ const ipnsConfig = (cfg: KuboConfig): Record<string, unknown> => (cfg.Ipns ?? {}
 
 /**
  * miekg/dns IsDomainName, which boxo's namesys asks before a DNSLink lookup: labels of 1 to 63 bytes, at most 255 on
- * the wire, any characters ("garbage" and a CID are domain names; "a..b" and a 64-byte label are not)
+ * the wire (miekg counts 256: a 255-byte name), any characters ("garbage" and a CID are domain names; "a..b" and a 64-byte label are not)
  */
 export function isDnsName (s: string): boolean {
   if (s === '.') return true
   const name = s.endsWith('.') ? s.slice(0, -1) : s
   if (name === '' || name.split('.').some(l => l === '' || Buffer.byteLength(l) > 63)) return false
-  return Buffer.byteLength(name) + 2 <= 255
+  // (miekg/dns counts each label's length byte and the root's: 255 name bytes at most, Kubo 0.40.1 checked live)
+  return Buffer.byteLength(name) <= 255
 }
 
 /** Seconds a record may be cached (boxo calculateBestTTL): its TTL (default 1m) capped by its expiry. */
