@@ -1,6 +1,5 @@
 // HTTP details the gateway shares: Etag comparison, byte ranges (Go's net/http rules),
 // Content-Disposition, cache headers and dates.
-import { randomBytes } from 'node:crypto'
 
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=29030400, immutable'
 export const LISTING_CACHE_CONTROL = 'public, max-age=604800, stale-while-revalidate=2678400'
@@ -123,17 +122,6 @@ export function parseRange (s: string, size: number): ByteRange[] {
 
 export const contentRange = (r: ByteRange, size: number): string => `bytes ${r.start}-${r.start + r.length - 1}/${size}`
 
-/** A multipart/byteranges boundary like Go's (30 random hex bytes). */
-export const newBoundary = (): string => randomBytes(30).toString('hex')
-
-/** Part header for multipart/byteranges (Go's textproto order: Content-Range, Content-Type). */
-export function partHeader (boundary: string, first: boolean, r: ByteRange, size: number, contentType: string): string {
-  let h = `${first ? '' : '\r\n'}--${boundary}\r\nContent-Range: ${contentRange(r, size)}\r\n`
-  if (contentType !== '') h += `Content-Type: ${contentType}\r\n`
-  return h + '\r\n'
-}
-
-export const multipartEnd = (boundary: string): string => `\r\n--${boundary}--\r\n`
 
 /** Go's url.PathEscape (used by boxo for Content-Disposition file names). */
 export function pathEscape (s: string): string {

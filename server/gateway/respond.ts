@@ -1,5 +1,5 @@
 // Writing gateway responses: content with conditional requests and byte ranges (a port of the rules of
-// Go's http.ServeContent as boxo uses it, plus multipart/byteranges), redirects and error pages.
+// Go's http.ServeContent as boxo's copy of it has them: one range per answer), redirects and error pages.
 import { STATUS_CODES } from 'node:http'
 import { Readable } from 'node:stream'
 import type { Context } from 'koa'
@@ -9,8 +9,8 @@ import { CACHE_MAX_BODY } from './cache.js'
 import type { GatewayRequest } from './context.js'
 import { errorPage, html } from './html.js'
 import {
-  contentRange, etagMatch, etagStrongEqual, firstRangeAtZero, httpDate, multipartEnd, newBoundary, parseHttpDate, parseRange,
-  partHeader, RangeNotSatisfiableError, RangeSyntaxError, type ByteRange
+  contentRange, etagMatch, etagStrongEqual, firstRangeAtZero, httpDate, parseHttpDate, parseRange,
+  RangeNotSatisfiableError, RangeSyntaxError, type ByteRange
 } from './http.js'
 
 export const statusText = (status: number): string => STATUS_CODES[status] ?? ''
@@ -184,6 +184,8 @@ export async function serveContent (r: GatewayRequest, c: Content): Promise<void
       }
     }
     if (ranges.reduce((n, x) => n + x.length, 0) > c.size) ranges = []
+    // boxo's copy of ServeContent serves the first satisfiable range alone (no multipart/byteranges)
+    else if (ranges.length > 1) ranges = [ranges[0]]
   }
 
   if (c.type != null) {
@@ -201,27 +203,11 @@ export async function serveContent (r: GatewayRequest, c: Content): Promise<void
     return
   }
   ctx.status = 206
-  if (ranges.length === 1) {
-    const ra = ranges[0]
-    ctx.set('Content-Range', contentRange(ra, c.size))
-    ctx.set('Content-Length', String(ra.length))
-    if (r.method === 'HEAD') return emptyBody(r)
-    await streamBody(r, c.read(ra.start, ra.length))
-    return
-  }
-  const boundary = newBoundary()
-  let total = Buffer.byteLength(multipartEnd(boundary))
-  ranges.forEach((ra, i) => { total += Buffer.byteLength(partHeader(boundary, i === 0, ra, c.size, contentType)) + ra.length })
-  ctx.set('Content-Type', `multipart/byteranges; boundary=${boundary}`)
-  ctx.set('Content-Length', String(total))
+  const ra = ranges[0]
+  ctx.set('Content-Range', contentRange(ra, c.size))
+  ctx.set('Content-Length', String(ra.length))
   if (r.method === 'HEAD') return emptyBody(r)
-  await streamBody(r, (async function * () {
-    for (let i = 0; i < ranges.length; i++) {
-      yield Buffer.from(partHeader(boundary, i === 0, ranges[i], c.size, contentType))
-      yield * c.read(ranges[i].start, ranges[i].length)
-    }
-    yield Buffer.from(multipartEnd(boundary))
-  })())
+  await streamBody(r, c.read(ra.start, ra.length))
 }
 
 function emptyBody (r: GatewayRequest): void {

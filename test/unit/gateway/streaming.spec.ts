@@ -59,23 +59,18 @@ describe('gateway: big bodies', function () {
     }
   })
 
-  it('sends ranges and multi-range bodies across blocks', async () => {
+  it('sends ranges across blocks; of several ranges the first alone', async () => {
     const one = await gw.get(`/ipfs/${A}`, { headers: { Range: 'bytes=262000-1000000' } })
     expect(one.status).to.equal(206)
     expect(one.headers['content-range']).to.equal(`bytes 262000-1000000/${a.length}`)
     expect(one.body.equals(Buffer.from(a.subarray(262000, 1000001)))).to.equal(true)
     const tail = await gw.get(`/ipfs/${B}`, { headers: { Range: 'bytes=-300000' } })
     expect(tail.body.equals(Buffer.from(b.subarray(b.length - 300000)))).to.equal(true)
-    const multi = await gw.get(`/ipfs/${A}`, { headers: { Range: 'bytes=0-99999,500000-1499999,3000000-' } })
+    // several ranges: the first alone, as Kubo
+    const multi = await gw.get(`/ipfs/${A}`, { headers: { Range: 'bytes=500000-1499999,0-99999,3000000-' } })
     expect(multi.status).to.equal(206)
-    expect(Number(multi.headers['content-length'])).to.equal(multi.body.length)
-    const boundary = String(multi.headers['content-type']).split('boundary=')[1]
-    const parts = multi.body.toString('latin1').split(`--${boundary}`).slice(1, -1)
-      .map(p => Buffer.from(p.slice(p.indexOf('\r\n\r\n') + 4, -2), 'latin1'))
-    expect(parts).to.have.length(3)
-    expect(parts[0].equals(Buffer.from(a.subarray(0, 100000)))).to.equal(true)
-    expect(parts[1].equals(Buffer.from(a.subarray(500000, 1500000)))).to.equal(true)
-    expect(parts[2].equals(Buffer.from(a.subarray(3000000)))).to.equal(true)
+    expect(multi.headers['content-range']).to.equal(`bytes 500000-1499999/${a.length}`)
+    expect(multi.body.equals(Buffer.from(a.subarray(500000, 1500000)))).to.equal(true)
   })
 
   it('sniffs the type from the first block in a recycled buffer that then goes out with the body (one read per block)', async () => {
