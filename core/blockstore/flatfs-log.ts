@@ -4,8 +4,8 @@
 // the round's records (multihash, length, CRC-32, bytes) are appended to one preallocated log file
 // and made durable by ONE fdatasync (an overwrite of allocated space touches no metadata, so no
 // journal commit); then the puts are acknowledged (readable through an index until placed) and the
-// blocks are written at their own names in their shard folders, without fsync, on the placer thread
-// (a file a crash left partial is rewritten by the replay, which compares). Two log files take turns: when the active one
+// blocks are written into place (a temp file in the shard folder, renamed: never part of a block under its name),
+// without fsync, on the placer thread (the replay rewrites a file a power cut left damaged, comparing). Two log files take turns: when the active one
 // is full (or the store has been idle for IDLE_MS) the other becomes active and the full one is
 // checkpointed in the background (fsync of every file it covered and of their folders, then its
 // header is marked empty). A delete of a block whose put is still only in a log is logged too (a
@@ -351,7 +351,7 @@ export class GroupLog {
       // a sync retried after a failure succeeds whether or not the failed writeback lost pages: rewrite first
       if (log.retry === true) this.rewriteLogged(log)
       for (const [key, bytes] of log.failed) {
-        // replaced whatever is there (a failed write in place may have left part of the file)
+        // replaces whatever is there
         const { file, dir } = this.rewrite(key, bytes)
         log.failed.delete(key)
         log.files.add(file)

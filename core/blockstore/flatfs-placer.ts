@@ -22,8 +22,7 @@ const IDLE_MS = 3_000
 
 export interface PlaceItem { file: string, dir: string, bytes: Uint8Array }
 
-/** place: `direct` (logged blocks) writes at the block's own name (placeBlockFile), else through a temp file (writeBlockFile) */
-type Body = { op: 'place', items: PlaceItem[], direct?: boolean } | { op: 'sync', root: string, files: string[], dirs: string[] }
+type Body = { op: 'place', items: PlaceItem[] } | { op: 'sync', root: string, files: string[], dirs: string[] }
 type Request = Body & { id: number }
 interface ErrorInfo { message: string, code?: string }
 interface Reply { id: number, failed?: number[], errors?: ErrorInfo[], error?: ErrorInfo }
@@ -93,41 +92,6 @@ export function writeBlockFile (tmpName: string, file: string, dir: string, byte
   }
 }
 
-/**
- * A logged block written into place at its own name (no temp file, no rename): only for blocks whose record is
- * in the group-commit log until the checkpoint fsyncs the file, so a file a crash left partial is rewritten by
- * the replay (which compares what is in place); a file already there is kept (a block's bytes are its name's).
- * A failed write removes the file it made (else a retry would take it as stored).
- */
-export function placeBlockFile (file: string, dir: string, bytes: Uint8Array): void {
-  let fd: number
-  try {
-    fd = fsSync.openSync(file, 'wx', 0o644)
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'EEXIST') return
-    if (code !== 'ENOENT') throw err
-    // no shard folder yet (made by its first block; one removed since is made again)
-    fsSync.mkdirSync(dir, { recursive: true })
-    try {
-      fd = fsSync.openSync(file, 'wx', 0o644)
-    } catch (again) {
-      if ((again as NodeJS.ErrnoException).code === 'EEXIST') return
-      throw again
-    }
-  }
-  try {
-    try {
-      for (let off = 0; off < bytes.length;) off += fsSync.writeSync(fd, bytes, off)
-    } finally {
-      fsSync.closeSync(fd)
-    }
-  } catch (err) {
-    try { fsSync.rmSync(file, { force: true }) } catch {}
-    throw err
-  }
-}
-
 /** fsync a file or folder; one gone since is skipped (its removal is in a folder we fsync) */
 export async function fsyncPath (p: string): Promise<void> {
   let fd: number
@@ -163,22 +127,19 @@ function packed (req: Body): [Body, ArrayBuffer[]] {
     all.set(bytes, off)
     return { file, dir, bytes: all.subarray(off, off += bytes.byteLength) }
   })
-  return [{ op: 'place', items, direct: req.direct }, [all.buffer]]
+  return [{ op: 'place', items }, [all.buffer]]
 }
 
 function assertAttached (bytes: Uint8Array): void {
   if ((bytes.buffer as { detached?: boolean }).detached === true) throw new TypeError('An ArrayBuffer is detached and could not be cloned')
 }
 
-/** Each item written into place (placeBlockFile when direct, else writeBlockFile); the indices and errors of those that failed. */
-function placeItems (items: PlaceItem[], direct: boolean, tmpName: () => string, madeDirs: Set<string>): { failed: number[], errors: ErrorInfo[] } {
+/** Each item written into place (writeBlockFile); the indices and errors of those that failed. */
+function placeItems (items: PlaceItem[], tmpName: () => string, madeDirs: Set<string>): { failed: number[], errors: ErrorInfo[] } {
   const failed: number[] = []
   const errors: ErrorInfo[] = []
   items.forEach((it, i) => {
-    try {
-      if (direct) placeBlockFile(it.file, it.dir, it.bytes)
-      else writeBlockFile(tmpName(), it.file, it.dir, it.bytes, madeDirs)
-    } catch (err) {
+    try { writeBlockFile(tmpName(), it.file, it.dir, it.bytes, madeDirs) } catch (err) {
       failed.push(i)
       errors.push({ message: String((err as Error)?.message ?? err), code: (err as NodeJS.ErrnoException)?.code })
     }
@@ -212,9 +173,12 @@ export class Placer {
 
   constructor (private readonly newWorker: PlacerWorkerFactory = newPlacerWorker) {}
 
-  /** Write logged blocks into place at their own names (placeBlockFile); resolves with the indices of those that failed. */
+  /**
+   * Write logged blocks into place (temp file and rename: never part of a block under its name, which Kubo, opening
+   * the repo after a kill without our replay, would serve); resolves with the indices of those that failed.
+   */
   async place (items: PlaceItem[]): Promise<number[]> {
-    return (await this.call({ op: 'place', items, direct: true })).failed ?? []
+    return (await this.call({ op: 'place', items })).failed ?? []
   }
 
   /**
@@ -266,7 +230,7 @@ export class Placer {
       return { id: -1 }
     }
     for (const { bytes } of req.items) assertAttached(bytes)
-    return { id: -1, ...placeItems(req.items, req.direct === true, () => this.prefix + String(this.counter++), this.madeDirs) }
+    return { id: -1, ...placeItems(req.items, () => this.prefix + String(this.counter++), this.madeDirs) }
   }
 
   private start (): Worker {
@@ -340,7 +304,7 @@ if (!isMainThread && parentPort != null && (workerData as { flatfsPlacer?: boole
   let counter = 0
   port.on('message', (req: Request) => {
     if (req.op === 'place') {
-      port.postMessage({ id: req.id, ...placeItems(req.items, req.direct === true, () => prefix + String(counter++), madeDirs) } satisfies Reply)
+      port.postMessage({ id: req.id, ...placeItems(req.items, () => prefix + String(counter++), madeDirs) } satisfies Reply)
       return
     }
     syncAll(req.root, req.files, req.dirs).then(() => { port.postMessage({ id: req.id } satisfies Reply) }, (err: NodeJS.ErrnoException) => {

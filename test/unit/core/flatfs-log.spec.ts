@@ -380,16 +380,36 @@ describe('flatfs group-commit log', () => {
     })
   })
 
-  it('writes logged blocks at their own names (no temp file, no mark); after a crash, a block file left partial is rewritten and stray shard temps are swept', async () => {
+  it('writes a logged block through a temp file: no file under its name while its bytes are written (a kill then leaves none for Kubo)', async () => {
+    // in place on this thread, so that its writes can be watched
+    const placer = new Placer(() => { throw new Error('no worker here') })
+    const [a] = await blocks(1, 'no partial', 4096)
+    const file = fileOf(path.join(dir, 'blocks'), a.cid)
+    const seen: boolean[] = []
+    const real = fsSync.writeSync
+    sinon.stub(fsSync, 'writeSync').callsFake(function (...args: any[]) {
+      seen.push(fsSync.existsSync(file))
+      return (real as (...a: any[]) => number).apply(fsSync, args)
+    })
+    const failed = await placer.place([{ file, dir: path.dirname(file), bytes: a.bytes }])
+    sinon.restore()
+    await placer.stop()
+    expect(failed).to.deep.equal([])
+    expect(seen.length, 'bytes written').to.be.greaterThan(0)
+    expect(seen, 'a file under the block\'s name while its bytes were written').to.not.include(true)
+    expect(await fs.readFile(file)).to.deep.equal(Buffer.from(a.bytes))
+  })
+
+  it('writes logged blocks into place through temp files in their shard folders; after a crash, a block file left partial is rewritten and stray shard temps are swept', async () => {
     const root = path.join(dir, 'blocks')
     const items = await blocks(3, 'shard-temps')
     await Promise.all(items.map(async ({ cid, bytes }) => await store.put(cid, bytes)))
     await store.settle()
-    expect(fsSync.existsSync(path.join(root, SHARD_TEMP_MARK)), 'no temp file made: no mark').to.equal(false)
+    expect(fsSync.existsSync(path.join(root, SHARD_TEMP_MARK)), 'marked while shard folders may hold temp files').to.equal(true)
     const shardOfItem = (r: string): string => path.join(r, shardOf(blockKey(items[0].cid)))
-    expect((await fs.readdir(shardOfItem(root))).filter(n => !n.endsWith('.data')), 'nothing but blocks').to.deep.equal([])
+    expect((await fs.readdir(shardOfItem(root))).filter(n => !n.endsWith('.data')), 'no temp file left once in place').to.deep.equal([])
     for (const { cid, bytes } of items) expect(await fs.readFile(fileOf(root, cid))).to.deep.equal(Buffer.from(bytes))
-    // a crash while a block was being written at its name (cut short), and temp files of a sync: false store (marked)
+    // a crash that left block files partial (another writer's, or a power cut before the checkpoint) and temp files
     const copy = await crashCopy()
     await fs.writeFile(fileOf(copy, items[0].cid), '')
     await fs.writeFile(fileOf(copy, items[1].cid), Buffer.from(items[1].bytes).subarray(0, 3))
