@@ -1,7 +1,7 @@
 // The GET_VALUE answer of our DHT servers (what every uncached `name resolve` of a peer asks each of the K closest
 // peers), in place of js kad-dht's GetValueHandler.handle: the same answer (the record held while fresh, else
 // deleted; the node named by the key when it is a peer's multihash the peer store knows; the routing table's closest
-// peers with their peer-store addresses; /pk/ and empty keys go to kad-dht's own handler) without its per-request
+// peers with their peer-store addresses but not the requester, as Kubo's; /pk/ and empty keys go to kad-dht's own handler) without its per-request
 // costs, ~1/3 of an answering peer's CPU (5 nodes, perf): a thrown and caught error when the key is no multihash (an
 // /ipns/ key never is), an async multiformats sha256, a base32 key built a character at a time, and the record
 // deserialized and serialized again (the bytes held are sent as they are: kad-dht stored them with serialize()).
@@ -99,8 +99,9 @@ export function leanGetValue<T extends object> (dht: T): T {
     return raw
   }
 
-  // kad-dht's getClosestPeersOffline
-  const closerPeers = async (key: Uint8Array): Promise<PeerInfo[]> => {
+  // kad-dht's getClosestPeersOffline, without the requester (go-libp2p-kad-dht betterPeersToQuery: a peer is not sent
+  // back itself; kad-dht sends it, and the requester drops it)
+  const closerPeers = async (key: Uint8Array, requester: PeerId): Promise<PeerInfo[]> => {
     const out: PeerInfo[] = []
     if (isMultihash(key)) {
       try {
@@ -109,6 +110,7 @@ export function leanGetValue<T extends object> (dht: T): T {
       } catch {}
     }
     for (const id of table.closestPeers(createHash('sha256').update(key).digest())) {
+      if (id.equals(requester)) continue
       try {
         out.push(await handler.peerStore.getInfo(id))
       } catch (err) {
@@ -121,7 +123,7 @@ export function leanGetValue<T extends object> (dht: T): T {
   handler.handle = async (peer, msg) => {
     const key = msg.key
     if (key == null || key.length === 0 || (key.length >= 4 && PK.equals(key.subarray(0, 4)))) return await original(peer, msg)
-    const [record, closer] = await Promise.all([localRecord(key), closerPeers(key)])
+    const [record, closer] = await Promise.all([localRecord(key), closerPeers(key, peer)])
     const response: GetValueResponse = {
       type: msg.type,
       key,

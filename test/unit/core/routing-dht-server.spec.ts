@@ -31,14 +31,20 @@ describe('core/routing/dht-server: GET_VALUE answers', function () {
   this.timeout(120_000)
   let a: TestNode
   let b: TestNode
+  let c: TestNode
   let handler: Handler
   let original: Handler['handle']
 
   before(async () => {
     a = await createOnlineTestNode()
     b = await createOnlineTestNode()
+    c = await createOnlineTestNode()
     await connectOnline(b, a)
+    await connectOnline(c, a)
     const lan = (libp2pOf(a).services as any).lanDHT
+    // B and C in A's LAN table (C is the closer peer B is sent; B is not sent back itself)
+    for (let i = 0; i < 200 && lan.routingTable.size < 2; i++) await new Promise(resolve => setTimeout(resolve, 50))
+    expect(lan.routingTable.size).to.equal(2)
     handler = lan.rpc.handlers.GET_VALUE
     // kad-dht's own handle, from its class
     original = Object.getPrototypeOf(handler).handle.bind(handler)
@@ -47,12 +53,17 @@ describe('core/routing/dht-server: GET_VALUE answers', function () {
   after(async () => {
     await a?.stop()
     await b?.stop()
+    await c?.stop()
   })
 
   const both = async (key: Uint8Array): Promise<[unknown, unknown]> => {
     const from = libp2pOf(b).peerId
     const msg = { type: 'GET_VALUE', key, clusterLevel: 0 }
-    return [shape(await handler.handle(from, msg)), shape(await original(from, msg))]
+    // kad-dht also sends the requester back itself; ours leaves it out, as go-libp2p-kad-dht (betterPeersToQuery)
+    const requester = Buffer.from(from.toMultihash().bytes).toString('hex')
+    const theirs: any = shape(await original(from, msg))
+    theirs.closer = theirs.closer.filter((p: any, i: number) => p.id !== requester || (i === 0 && Buffer.from(key).toString('hex') === requester))
+    return [shape(await handler.handle(from, msg)), theirs]
   }
 
   it('the record A holds, with the closest peers, as kad-dht answers', async () => {
@@ -62,7 +73,11 @@ describe('core/routing/dht-server: GET_VALUE answers', function () {
     const [ours, theirs] = await both(key)
     expect(ours).to.deep.equal(theirs)
     expect((ours as any).record).to.be.a('string')
-    expect((ours as any).closer.map((p: any) => p.id)).to.deep.equal([Buffer.from(libp2pOf(b).peerId.toMultihash().bytes).toString('hex')])
+    const hex = (n: TestNode): string => Buffer.from(libp2pOf(n).peerId.toMultihash().bytes).toString('hex')
+    expect((ours as any).closer.map((p: any) => p.id)).to.deep.equal([hex(c)])
+    // kad-dht's own answer sends B (the requester) back itself
+    const raw = await original(libp2pOf(b).peerId, { type: 'GET_VALUE', key, clusterLevel: 0 })
+    expect(raw.closer.map((p: any) => Buffer.from(p.id).toString('hex'))).to.include(hex(b))
     expect((ours as any).closer[0].addrs.length).to.be.greaterThan(0)
   })
 
@@ -102,6 +117,9 @@ describe('core/routing/dht-server: GET_VALUE answers', function () {
   })
 
   it('a stream carries request after request, answered in order, with no per-message AbortSignal.timeout', async () => {
+    // C's own DHT queries (AbortSignal.timeout in this process) would be counted below
+    await c.stop()
+    c = undefined as unknown as TestNode
     const cid = (await a.invoke('add', { files: filesOf({ path: 'y', content: 'dht-server stream' }) }))[0].Hash
     const { Name } = await a.invoke('name/publish', { args: [cid], options: { 'allow-offline': true } })
     const key = ipnsRoutingKey(parseIpnsName(Name)!)
