@@ -220,6 +220,8 @@ export class Placer {
     const stopped = new Error('flatfs placer worker stopped')
     for (const p of this.pending.values()) p.reject(stopped)
     this.pending.clear()
+    // (in place) the folders and the mark made here: a close removes the mark, the next write makes it again
+    this.madeDirs.clear()
     if (w != null) await w.terminate()
   }
 

@@ -1,10 +1,10 @@
 import { expect } from 'chai'
 import sinon from 'sinon'
-import { promises as fs } from 'node:fs'
+import fsSync, { promises as fs } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { Placer, type PlaceItem } from '../../../core/blockstore/flatfs-placer.js'
+import { Placer, SHARD_TEMP_MARK, clearShardTempMark, type PlaceItem } from '../../../core/blockstore/flatfs-placer.js'
 
 describe('core/blockstore/flatfs-placer', () => {
   let dir: string
@@ -116,6 +116,21 @@ describe('core/blockstore/flatfs-placer', () => {
         // a write that fails in place still fails (a file where the shard folder goes)
         await fs.writeFile(path.join(dir, 'CD'), 'x')
         expect(await placer.place([{ file: path.join(dir, 'CD', 'x.data'), dir: path.join(dir, 'CD'), bytes: Buffer.from('x') }, item('p3')])).to.deep.equal([0])
+      } finally {
+        await placer.stop()
+      }
+    })
+
+    it('in place, a write after a stop and the mark removed (a clean close; the store stays usable) marks again', async () => {
+      const placer = new Placer(() => { throw new Error('no worker here') })
+      try {
+        await placer.write(item('before'))
+        const mark = path.join(dir, SHARD_TEMP_MARK)
+        expect(fsSync.existsSync(mark), 'marked while temp files may be in the shard folders').to.equal(true)
+        await placer.stop()
+        await clearShardTempMark(dir)
+        expect(await placer.place([item('after')])).to.deep.equal([])
+        expect(fsSync.existsSync(mark), 'a crash now would leave temp files the next open must sweep').to.equal(true)
       } finally {
         await placer.stop()
       }
